@@ -84,7 +84,7 @@ export function readMatrixMarketPlanned(text: string | Uint8Array, options: Matr
   if (sizeLine === undefined) return parseError(cursor.lastLine, `end of file: expected the size line ${expected}`);
   const { fields, line } = sizeLine;
   const count = header.format === 'coordinate' ? 3 : 2;
-  if (fields.length !== count) parseError(line, `expected ${count} fields in the size line ${expected}, got ${fields.length}`);
+  if (sizeLine.count !== count) parseError(line, `expected ${count} fields in the size line ${expected}, got ${sizeLine.count}`);
   const rows = parseCount(fields[0]!, line, 'rows', MAX_SPARSE_INDEX);
   const cols = parseCount(fields[1]!, line, 'cols', MAX_SPARSE_INDEX);
   if (header.symmetry !== 'general' && rows !== cols) {
@@ -219,7 +219,7 @@ function readCoordinate(
     const data = cursor.nextData();
     if (data === undefined) parseError(cursor.lastLine, `end of file: expected ${entries} entries as declared on line ${sizeLine}, found ${e}`);
     const { fields, line } = data;
-    if (fields.length !== fieldCount) parseError(line, `expected ${fieldCount} fields ${fieldNames}, got ${fields.length}`);
+    if (data.count !== fieldCount) parseError(line, `expected ${fieldCount} fields ${fieldNames}, got ${data.count}`);
     const i = parseIndex(fields[0]!, line, 'row', rows);
     const j = parseIndex(fields[1]!, line, 'column', cols);
     const v = pattern ? 1 : parseValue(fields[2]!, line, integer, allowNonFinite);
@@ -254,7 +254,7 @@ function readArray(
   const readValue = (): number => {
     const next = cursor.nextData();
     if (next === undefined) parseError(cursor.lastLine, `end of file: expected ${entries} values as declared on line ${sizeLine}, found ${e}`);
-    if (next.fields.length !== 1) parseError(next.line, `expected 1 field 'value', got ${next.fields.length}`);
+    if (next.count !== 1) parseError(next.line, `expected 1 field 'value', got ${next.count}`);
     e++;
     return parseValue(next.fields[0]!, next.line, integer, allowNonFinite);
   };
