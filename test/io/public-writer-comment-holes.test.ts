@@ -13,7 +13,6 @@ const comment = fc.string({ maxLength: 6 }).filter((c) => !/[\r\n]/.test(c));
 describe('writeMatrixMarket: comments with holes', () => {
   it('the example: [, \'b\'] is INVALID_VALUE naming options.comments[0]', () => {
     const A = { rows: 1, cols: 1, rowIndex: Int32Array.of(0), colIndex: Int32Array.of(0), values: Float64Array.of(1) };
-    // eslint-disable-next-line no-sparse-arrays
     expectModprec(() => writeMatrixMarket(A, { comments: [, 'b'] as string[] }), 'INVALID_VALUE', 'options.comments[0]');
   });
 
