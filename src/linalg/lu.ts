@@ -36,7 +36,8 @@ export interface LuFactors {
  * @param options - `backend`: `'cpu'` (default), `'wasm'` or `'js'`
  * @returns the packed factors and pivots
  * @throws {@link ModprecError} `DIMENSION_MISMATCH` for a non-square matrix; `INVALID_OPTION` naming `options.backend`;
- *   as {@link denseMatrix} for invalid parts
+ *   as {@link denseMatrix} for invalid parts; `INVALID_SIZE` naming `A` with backend `'wasm'` when the WebAssembly
+ *   memory cannot grow to hold it (`'cpu'` then runs JavaScript)
  * @example
  * ```ts
  * import { luFactor, denseMatrix } from 'modprec';
@@ -92,6 +93,7 @@ export function applyPivots(pivots: Int32Array, b: Float64Array): void {
  * @param options - `backend`: `'cpu'` (default), `'wasm'` or `'js'`
  * @returns x
  * @throws {@link ModprecError} `DIMENSION_MISMATCH` when b has the wrong length; `INVALID_OPTION` naming `options.backend`;
+ *   `INVALID_SIZE` naming `factors` with backend `'wasm'` when the WebAssembly memory cannot grow to hold them;
  *   for factors that are not {@link luFactor}'s (n, packed `lu` of leading dimension n, pivots in 0 … n − 1) an error
  *   naming the part (`factors.n`, `factors.lu.data`, `factors.pivots[k]`, …)
  * @example
