@@ -5,7 +5,7 @@
 import { fail } from '../core/errors.js';
 import { cooMatrix } from '../sparse/coo-matrix.js';
 import { denseLength, denseMatrix } from '../sparse/dense-matrix.js';
-import { booleanOption, checkObject, MAX_SPARSE_INDEX } from '../sparse/sparse-checks.js';
+import { allocateFloat64, allocateInt32, booleanOption, checkObject, MAX_SPARSE_INDEX } from '../sparse/sparse-checks.js';
 import { parseBanner } from './matrix-market-banner.js';
 import { parseCount, parseIndex, parseValue } from './matrix-market-numbers.js';
 import { LineCursor, lineFields } from './matrix-market-lines.js';
@@ -39,7 +39,8 @@ import type {
  *   expected for a malformed file (bad banner, size line, field count, number, index outside the declared
  *   size, entry above the diagonal of a symmetric file, nonzero diagonal in a skew-symmetric one, fewer or
  *   more entries than declared); `INVALID_SIZE`, before any allocation, when the size line asks for more than
- *   `options.maxBytes` (default 2 GiB), naming its largest term (`rows`, `cols` or `entries`);
+ *   `options.maxBytes` (default 2 GiB), naming its largest term (`rows`, `cols` or `entries`), and when the engine
+ *   refuses an allocation within it (naming `entries`, or the larger of `rows` and `cols` for an array file);
  *   `INVALID_VALUE` when `text` is neither a string nor a `Uint8Array`, or `options` not an object; `INVALID_SIZE` naming
  *   `text` for bytes that decode to a longer string than JavaScript holds; `INVALID_OPTION` for a bad maxBytes or
  *   an allowNonFinite that is not a boolean
@@ -211,9 +212,10 @@ function readCoordinate(
   const fieldCount = pattern ? 2 : 3;
   const fieldNames = pattern ? "'row col'" : "'row col value'";
   const capacity = mirror ? 2 * entries : entries;
-  const rowIndex = new Int32Array(capacity);
-  const colIndex = new Int32Array(capacity);
-  const values = new Float64Array(capacity);
+  // Within maxBytes, the engine may still refuse (maxBytes: Infinity, or little memory): INVALID_SIZE naming entries.
+  const rowIndex = allocateInt32('entries', capacity);
+  const colIndex = allocateInt32('entries', capacity);
+  const values = allocateFloat64('entries', capacity);
   let out = 0;
   for (let e = 0; e < entries; e++) {
     const data = cursor.nextData();
@@ -248,7 +250,8 @@ function readArray(
 ): MatrixMarketArrayData {
   const entries = arrayEntries(header, rows, cols);
   const ld = Math.max(1, rows);
-  const data = new Float64Array(denseLength(rows, cols, ld));
+  // Within maxBytes, the engine may still refuse: INVALID_SIZE naming the larger size, as the maxBytes check does.
+  const data = allocateFloat64(rows >= cols ? 'rows' : 'cols', denseLength(rows, cols, ld));
   const integer = header.field === 'integer';
   let e = 0;
   const readValue = (): number => {
