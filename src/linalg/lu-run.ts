@@ -53,11 +53,13 @@ export function factorPacked(kind: LuKind, n: number, ld: number, data: ArrayLik
       workspaceOwner.current = undefined;
       copyIn(w.a);
       const firstZeroPivot = blockedLu(kind)(w.a, n, pivots, LU_PANEL, w.update);
-      result = { a: w.a.slice(), pivots, firstZeroPivot };
+      const a = packedArray(kind, n * n);
+      a.set(w.a);
+      result = { a, pivots, firstZeroPivot };
     });
     if (ran && result !== undefined) return result;
   }
-  const a = kind === 'f64' ? new Float64Array(n * n) : new Float32Array(n * n);
+  const a = packedArray(kind, n * n);
   copyIn(a);
   return { a, pivots, firstZeroPivot: blockedLu(kind)(a, n, pivots, LU_PANEL) };
 }
@@ -99,6 +101,19 @@ export function packedSolver(kind: LuKind, factors: { readonly n: number; readon
     }
     return jsSolve(kind, n, a, permuted(b));
   };
+}
+
+/**
+ * A packed array of `kind` for the factors of A.
+ * @throws {@link ModprecError} `INVALID_SIZE` naming `A` when the engine refuses the allocation (its bare RangeError
+ *   before)
+ */
+function packedArray(kind: LuKind, length: number): Packed {
+  try {
+    return kind === 'f64' ? new Float64Array(length) : new Float32Array(length);
+  } catch {
+    return fail('INVALID_SIZE', 'A', 'has factors too large to allocate', length);
+  }
 }
 
 /**

@@ -37,7 +37,7 @@ export interface LuFactors {
  * @returns the packed factors and pivots
  * @throws {@link ModprecError} `DIMENSION_MISMATCH` for a non-square matrix; `INVALID_OPTION` naming `options.backend`;
  *   as {@link denseMatrix} for invalid parts; `INVALID_SIZE` naming `A` with backend `'wasm'` when the WebAssembly
- *   memory cannot grow to hold it (`'cpu'` then runs JavaScript)
+ *   memory cannot grow to hold it (`'cpu'` then runs JavaScript), or when its packed factors cannot be allocated
  * @example
  * ```ts
  * import { luFactor, denseMatrix } from 'modprec';

@@ -38,4 +38,29 @@ describe('LU: a WebAssembly memory that cannot grow', () => {
     // and with a memory that grows, wasm gives the same bits again
     expect(luSolve(luFactor(A, { backend: 'wasm' }), b, { backend: 'wasm' })).toEqual(x);
   });
+
+  it('packed factors the engine cannot allocate are INVALID_SIZE naming A (was its bare RangeError)', () => {
+    const n = 60;
+    const A = denseMatrix({ rows: n, cols: n, ld: n, data: Float64Array.from({ length: n * n }, (_, k) => (k % (n + 1) === 0 ? 4 : 1 / (k + 2))) });
+    for (const name of ['Float64Array', 'Float32Array'] as const) {
+      const real = globalThis[name];
+      vi.stubGlobal(name, new Proxy(real, {
+        construct(target, args: unknown[]) {
+          if (typeof args[0] === 'number' && args[0] >= n * n) throw new RangeError('Array buffer allocation failed');
+          return Reflect.construct(target, args) as object;
+        },
+      }));
+    }
+    try {
+      for (const backend of ['js', 'cpu'] as const) {
+        vi.spyOn(WebAssembly.Memory.prototype, 'grow').mockImplementation(() => { throw new RangeError('Maximum memory size exceeded'); });
+        expect(errorOf(() => luFactor(A, { backend }))).toEqual(['INVALID_SIZE', 'A']);
+        expect(errorOf(() => luFactorF32(A, { backend }))).toEqual(['INVALID_SIZE', 'A']);
+        vi.restoreAllMocks();
+      }
+    } finally {
+      vi.unstubAllGlobals();
+    }
+    expect(luFactor(A, { backend: 'js' }).lu.data.length).toBe(n * n);
+  });
 });
