@@ -7,6 +7,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ModprecError, denseMatrix, luFactor, luFactorF32, luSolve, luSolveF32 } from '../../src/index.js';
+import { refuseAllocationsFrom } from '../sparse/sparse-arbitraries.js';
 
 function errorOf(f: () => unknown): [string, string | undefined] {
   try { f(); } catch (e) { if (e instanceof ModprecError) return [e.code, e.parameter]; throw e; }
@@ -42,15 +43,7 @@ describe('LU: a WebAssembly memory that cannot grow', () => {
   it('packed factors the engine cannot allocate are INVALID_SIZE naming A (was its bare RangeError)', () => {
     const n = 60;
     const A = denseMatrix({ rows: n, cols: n, ld: n, data: Float64Array.from({ length: n * n }, (_, k) => (k % (n + 1) === 0 ? 4 : 1 / (k + 2))) });
-    for (const name of ['Float64Array', 'Float32Array'] as const) {
-      const real = globalThis[name];
-      vi.stubGlobal(name, new Proxy(real, {
-        construct(target, args: unknown[]) {
-          if (typeof args[0] === 'number' && args[0] >= n * n) throw new RangeError('Array buffer allocation failed');
-          return Reflect.construct(target, args) as object;
-        },
-      }));
-    }
+    refuseAllocationsFrom(n * n, ['Float64Array', 'Float32Array']);
     try {
       for (const backend of ['js', 'cpu'] as const) {
         vi.spyOn(WebAssembly.Memory.prototype, 'grow').mockImplementation(() => { throw new RangeError('Maximum memory size exceeded'); });

@@ -7,18 +7,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ModprecError, csrMatrix, csrToDense, readMatrixMarket, readMatrixMarketCsr } from '../../src/index.js';
-
-function refuseFrom(limit: number, names: readonly ('Int32Array' | 'Float64Array' | 'Uint8Array')[]): void {
-  for (const name of names) {
-    const real = globalThis[name];
-    vi.stubGlobal(name, new Proxy(real, {
-      construct(target, args: unknown[]) {
-        if (typeof args[0] === 'number' && args[0] >= limit) throw new RangeError('Array buffer allocation failed');
-        return Reflect.construct(target, args) as object;
-      },
-    }));
-  }
-}
+import { refuseAllocationsFrom } from '../sparse/sparse-arbitraries.js';
 
 function errorOf(f: () => unknown): [string, string | undefined] {
   try { f(); } catch (e) { if (e instanceof ModprecError) return [e.code, e.parameter]; throw e; }
@@ -34,7 +23,7 @@ const array = (rows: number, cols: number): string =>
 
 describe('readMatrixMarket: an allocation the engine refuses', () => {
   it('coordinate: INVALID_SIZE naming entries (general and expanded symmetric), for both readers', () => {
-    refuseFrom(3000, ['Int32Array', 'Float64Array']);
+    refuseAllocationsFrom(3000, ['Int32Array', 'Float64Array']);
     for (const options of [{}, { maxBytes: Infinity }]) {
       expect(errorOf(() => readMatrixMarket(coordinate(3000, 'general'), options))).toEqual(['INVALID_SIZE', 'entries']);
       expect(errorOf(() => readMatrixMarket(coordinate(1600, 'symmetric'), options))).toEqual(['INVALID_SIZE', 'entries']);
@@ -44,7 +33,7 @@ describe('readMatrixMarket: an allocation the engine refuses', () => {
   });
 
   it('array: INVALID_SIZE naming the larger size; below the limit it reads', () => {
-    refuseFrom(3000, ['Float64Array']);
+    refuseAllocationsFrom(3000, ['Float64Array']);
     expect(errorOf(() => readMatrixMarket(array(100, 30)))).toEqual(['INVALID_SIZE', 'rows']);
     expect(errorOf(() => readMatrixMarket(array(30, 100)))).toEqual(['INVALID_SIZE', 'cols']);
     const small = readMatrixMarket(array(40, 50));
@@ -53,7 +42,7 @@ describe('readMatrixMarket: an allocation the engine refuses', () => {
 
   it('csrToDense: its per-element bookkeeping refused is INVALID_SIZE too', () => {
     const A = csrMatrix({ rows: 50, cols: 50, rowPtr: new Int32Array(51), colIndex: new Int32Array(0), values: new Float64Array(0) });
-    refuseFrom(2500, ['Uint8Array']);
+    refuseAllocationsFrom(2500, ['Uint8Array']);
     expect(errorOf(() => csrToDense(A))).toEqual(['INVALID_SIZE', 'dense matrix']);
     vi.unstubAllGlobals();
     expect(csrToDense(A).data.length).toBe(2500);

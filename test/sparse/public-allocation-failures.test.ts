@@ -6,18 +6,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { csrLowerTriangle, csrMatrix, csrToCoo, csrToEll, csrTranspose, ellToCsr, ModprecError } from '../../src/index.js';
-
-/** Int32Array and Float64Array whose `new` refuses lengths ≥ limit, as an engine out of memory does. */
-function refuseFrom(limit: number): void {
-  for (const [name, real] of [['Int32Array', Int32Array], ['Float64Array', Float64Array]] as const) {
-    vi.stubGlobal(name, new Proxy(real, {
-      construct(target, args: unknown[]) {
-        if (typeof args[0] === 'number' && args[0] >= limit) throw new RangeError('Array buffer allocation failed');
-        return Reflect.construct(target, args) as object;
-      },
-    }));
-  }
-}
+import { refuseAllocationsFrom } from './sparse-arbitraries.js';
 
 function codeOf(f: () => unknown): string {
   try { f(); } catch (e) { if (e instanceof ModprecError) return e.code; throw e; }
@@ -33,13 +22,13 @@ describe('sparse conversions: an allocation the engine refuses', () => {
     const square = csrMatrix({ rows: 3000, cols: 3000, rowPtr: Int32Array.from({ length: 3001 }, (_, i) => (i === 0 ? 0 : 1)), colIndex: Int32Array.of(0), values: Float64Array.of(3) });
     const ell = csrToEll(tall);
     const many = csrMatrix({ rows: 1, cols: 1, rowPtr: Int32Array.of(0, 3000), colIndex: new Int32Array(3000), values: new Float64Array(3000) });
-    refuseFrom(2000);
+    refuseAllocationsFrom(2000, ['Int32Array', 'Float64Array']);
     expect(codeOf(() => csrTranspose(wide))).toBe('INVALID_SIZE');      // the transpose's 5001 row pointers
     expect(codeOf(() => ellToCsr(ell))).toBe('INVALID_SIZE');          // 5001 row pointers
     expect(codeOf(() => csrToCoo(many))).toBe('INVALID_SIZE');         // 3000 row indices
     expect(codeOf(() => csrLowerTriangle(square))).toBe('INVALID_SIZE');
     vi.unstubAllGlobals();
-    refuseFrom(6000);
+    refuseAllocationsFrom(6000, ['Int32Array', 'Float64Array']);
     expect(csrTranspose(wide).rowPtr[5000]).toBe(2);
     expect(Array.from(ellToCsr(ell).rowPtr.subarray(0, 3))).toEqual([0, 1, 1]);
     expect(csrToCoo(many).rowIndex.length).toBe(3000);
