@@ -18,7 +18,8 @@ import type { GpuArithmetic } from '../../src/backends/webgpu/arithmetic.js';
 import type { DeviceArray } from '../../src/backends/webgpu/device-array.js';
 import { arrayArgs, elementIndex, kernelSource } from '../../src/backends/webgpu/kernel-common.js';
 import type { WorkgroupSettings } from '../../src/backends/webgpu/gpujs-extensions.js';
-import { ifNonFinite, REDO_WORKGROUP, scaledRoundingArgs, storageOverflowBits, substitutionLines, sumStartLines, type RoundTripStorage, type ScaledRounding, type SubstitutionShape } from './trsv-substitution-source.js';
+import { zeroSignLines } from './trsv-zero-sign-source.js';
+import { ifNonFinite, opIndexOf, REDO_WORKGROUP, scaledRoundingArgs, storageOverflowBits, substitutionLines, sumStartLines, type RoundTripStorage, type ScaledRounding, type SubstitutionShape } from './trsv-substitution-source.js';
 
 type Source = { source: string; args: ReturnType<typeof arrayArgs>; workgroup: WorkgroupSettings };
 
@@ -94,6 +95,10 @@ export function splitRedoWindowSource(arithmetic: GpuArithmetic, A: DeviceArray,
       arithmetic.mulAdd('swacc', ra.register, arithmetic.register('swnx')), '}', ...storeRow(c, 'swi', 'swacc'), '}', '}', 'mpBarrier();');
   }
   body.push(...substitutionLines(arithmetic, A, shape, { owners: REDO_WORKGROUP, broadcast: 1, readB, overflow: storageOverflowBits(B), window: true, rounding, storage }), '}');
+  // No redo: an exactly-zero x_i of this window's columns takes substitution's sign (./trsv-zero-sign-source.ts; the
+  // verdict is given, so an infinite pivot's zero keeps +0 / t_ii's sign).
+  const zeroSign = zeroSignLines(arithmetic, A, shape, 'zr', { opIndex: (row, col) => `${opIndexOf(A, shape, row, col)} - aOff` });
+  body.push('if (mpSharedIntUniform(0, 0) === 0) {', `for (let zr = mpI32(l); zr < n; zr = zr + ${REDO_WORKGROUP}) {`, 'if (zr >= rowLo && zr < rowHi) {', ...zeroSign, '}', '}', '}');
   body.push(arithmetic.declareZero('unused'), `return ${arithmetic.returnValue('unused')};`);
   return { source: kernelSource(args, body), args, workgroup: { workgroupSize: REDO_WORKGROUP, workgroupArrays: [{ type: 'i32', length: 1 }, { type: 'f32', length: 2 * c }] } };
 }

@@ -20,6 +20,7 @@ import type { WorkgroupSettings } from '../../src/backends/webgpu/gpujs-extensio
 import type { BoundArray } from '../../src/backends/webgpu/program.js';
 import { bitsForNarrowing, single } from '../../src/formats/common/gpu-word-reads.js';
 import { hostDefaultNaN } from '../../src/backends/webgpu/exact-division.js';
+import { zeroSignLines } from './trsv-zero-sign-source.js';
 
 /** The host's 0/0 as binary32 bits: a scaled f16/bf16 x's NaN quotients carry the CPU's sign (as the scaled float store's). */
 const DEFAULT_NAN = hostDefaultNaN();
@@ -184,6 +185,12 @@ function magnitude(arithmetic: GpuArithmetic, name: string): string {
   return arithmetic.specialTests?.magnitude(name) ?? `Math.abs(${arithmetic.components === 1 ? name : `${name}[0]`})`;
 }
 
+/** Index expression of op(A)(row, col) in A's binding (column-major with leading dimension lda, or a view's AOff, AInc). */
+export function opIndexOf(A: DeviceArray, shape: SubstitutionShape, row: string, col: string): string {
+  const [i, j] = shape.trans ? [col, row] : [row, col];
+  return A.isView ? `AOff + ${i} * AInc + ${j} * lda` : `${i} + ${j} * lda`;
+}
+
 /**
  * Lines that solve op(A)·x = b by substitution in one workgroup (uniform control flow: every invocation runs them),
  * x in `XAtomic` (the arithmetic's words per row; rows of a thread's own are the only ones it stores).
@@ -196,10 +203,7 @@ function magnitude(arithmetic: GpuArithmetic, name: string): string {
 export function substitutionLines(arithmetic: GpuArithmetic, A: DeviceArray, shape: SubstitutionShape, place: SubstitutionPlace): string[] {
   const c = arithmetic.components;
   const own = place.owners;
-  const opIndex = (row: string, col: string): string => {
-    const [i, j] = shape.trans ? [col, row] : [row, col];
-    return `${A.isView ? `AOff + ${i} * AInc + ${j} * lda` : `${i} + ${j} * lda`}${place.window ? ' - aOff' : ''}`;
-  };
+  const opIndex = (row: string, col: string): string => `${opIndexOf(A, shape, row, col)}${place.window ? ' - aOff' : ''}`;
   const window = place.window;
   const word = (name: string, k: number): string => (c === 1 ? name : `${name}[${k}]`);
   const load = (dst: string, i: string): string => `let ${dst} = ${c === 1 ? `mpFloat(mpAtomicLoad(XAtomic[(${i}) * ${c}]))` : `[${Array.from({ length: c }, (_, k) => `mpFloat(mpAtomicLoad(XAtomic[(${i}) * ${c} + ${k}]))`).join(', ')}]`};`;
@@ -275,7 +279,8 @@ export function sumStartLines(arithmetic: GpuArithmetic, readB: SubstitutionPlac
 
 /**
  * The blocked solve's last pass: one workgroup looks for a non-finite x and, where it finds one, solves again by
- * substitution (b read from x's storage, which the solve has not yet overwritten); with `rounding`, always.
+ * substitution (b read from x's storage, which the solve has not yet overwritten); with `rounding`, always. Where it
+ * does not, an exactly-zero x_i takes substitution's sign (./trsv-zero-sign-source.ts).
  * @param arithmetic - the arithmetic
  * @param A - the matrix
  * @param B - the right-hand side as stored
@@ -298,7 +303,9 @@ export function substitutionRedoSource(arithmetic: GpuArithmetic, A: DeviceArray
     'const l = mpLocalId();',
     // With rounding between rows every solve is redone: any row's rounding reaches the later rows.
     ...(rounding !== undefined || storage !== undefined ? ['if (l === 0) { mpSharedIntSet(0, 0, 1); }']
-      : [`for (let i = mpI32(l); i < n; i = i + ${REDO_WORKGROUP}) {`, `let xi = ${check};`, ...ifNonFinite(arithmetic, 'xi', 'mpSharedIntSet(0, 0, 1);', storageOverflowBits(B)), '}']),
+      : [`for (let i = mpI32(l); i < n; i = i + ${REDO_WORKGROUP}) {`, `let xi = ${check};`, ...ifNonFinite(arithmetic, 'xi', 'mpSharedIntSet(0, 0, 1);', storageOverflowBits(B)),
+        // An exactly-zero x_i takes substitution's sign (row i is this thread's in the redo too).
+        ...zeroSignLines(arithmetic, A, shape, 'i', { opIndex: (row, col) => opIndexOf(A, shape, row, col), redo: { statement: 'mpSharedIntSet(0, 0, 1);', ifNonFinite: (r, then) => ifNonFinite(arithmetic, r, then) } }), '}']),
     'if (mpSharedIntUniform(0, 0) !== 0) {',
     ...substitutionLines(arithmetic, A, shape, { owners: REDO_WORKGROUP, broadcast: 1, readB, overflow: storageOverflowBits(B), rounding, storage }),
     '}',

@@ -30,6 +30,7 @@ import type { DeviceArray } from '../../src/backends/webgpu/device-array.js';
 import { arrayArgs, kernelSource, lazyAccumulation, mulAddGroup } from '../../src/backends/webgpu/kernel-common.js';
 import type { WorkgroupSettings } from '../../src/backends/webgpu/gpujs-extensions.js';
 import { ifNonFinite, substitutionLines } from './trsv-substitution-source.js';
+import { zeroSignLines } from './trsv-zero-sign-source.js';
 
 /** Rows of a diagonal block and of a tile. */
 export const TRSV_TILE = 64;
@@ -417,6 +418,9 @@ export function walkerSource(arithmetic: GpuArithmetic, A: DeviceArray, shape: W
     const rb = words.emitRead('R', i, `${dst}r`, arithmetic);
     return [rb.code, `let ${dst} = ${arithmetic.literal(0)};`, arithmetic.assign(dst, rb.register)];
   };
+  // An exactly-zero x_i takes substitution's sign (./trsv-zero-sign-source.ts), by the thread that stored it.
+  const zeroSign = zeroSignLines(arithmetic, A, shape, 'zr', { opIndex, redo: { statement: 'mpSharedIntSet(1, 3, 1);', ifNonFinite: (r, then) => ifNonFinite(arithmetic, r, then) } });
+  body.push(`if (l < ${T}) {`, `for (let zr = mpI32(l); zr < n; zr = zr + ${T}) {`, ...zeroSign, '}', '}');
   body.push('if (mpSharedIntUniform(1, 3) !== 0) {', ...substitutionLines(arithmetic, A, shape, { owners: T, broadcast: 3, readB, overflow }), '}');
   // ---- the helpers ----
   body.push('} else {', `const hs = ticket + ${lead};`, 'if (hs < blocks) {', `const row = ${order('hs')} * ${T} + r;`, ...declareChains('acc'), 'let ok = 1.0;');
