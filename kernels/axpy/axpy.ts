@@ -15,6 +15,7 @@ import { recursiveAccumulation, resolveAccumulation } from '../shared/accumulati
 import { chooseBackend, prepareGpuCall, updateOnGpu, quickReport, type GpuBackendOptions, type GpuKernelReport } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
 import { checkAxpyArguments, checkAxpyValues } from './axpy-arguments.js';
 import { checkSplit, runSplit, threadsOf, type ThreadsOption } from '../shared/threads-option.js';
+import { restoringOutput } from '../shared/output-restore.js';
 
 /**
  * y := α·x + y, each element read through its accessor and written back rounded to y's storage.
@@ -80,5 +81,6 @@ export function axpy(alpha: number, x: Range<1, any>, y: Range<1, any>, options:
       o.y!.emitStore(ar, yv, 'y_p', o.y!.accessor.scale ? 'y_q' : undefined),
     ].join('\n'),
   });
-  f(n, ...operandArgs(x, y), alpha);
+  // An RNS y cannot hold a NaN or ±∞ result: y is put back and the element named (kernels/shared/output-restore.ts).
+  restoringOutput(y, 'y', ar, () => f(n, ...operandArgs(x, y), alpha));
 }

@@ -18,6 +18,7 @@ import { gemvProgram, type GemvLoop } from './gemv-cpu.js';
 import { checkGpuLoop, chooseLoop, wasmLoopRefusal } from './gemv-loop-option.js';
 import { coefficientCase } from './coefficients.js';
 import { checkSplit, runSplit, threadsOf, type ThreadsOption } from '../shared/threads-option.js';
+import { restoringOutput } from '../shared/output-restore.js';
 
 /**
  * Options of {@link gemv}.
@@ -127,6 +128,9 @@ export function gemv(args: GemvArguments, options: (GemvOptions & { backend?: Cp
     } else if (runWasm(requested, () => wasmGemv(alpha, Aa, xa, beta, y.accessor, m, n))) return;
   }
   const f = gemvProgram({ A: opA, x: x.accessor, y: y.accessor, ar, acc, loop, alpha: alphaCase, beta: coefficientCase(beta) });
-  if (alphaCase === 'zero') f(m, n, ...Operand.args(y.accessor), alpha, beta);
-  else f(m, n, ...Operand.args(opA), ...Operand.args(x.accessor), ...Operand.args(y.accessor), alpha, beta, loop === 'axpy' ? scratchOf(m) : undefined);
+  // An RNS y cannot hold a NaN or ±∞ result: y is put back and the element named (kernels/shared/output-restore.ts).
+  restoringOutput(y, 'y', ar, () => {
+    if (alphaCase === 'zero') f(m, n, ...Operand.args(y.accessor), alpha, beta);
+    else f(m, n, ...Operand.args(opA), ...Operand.args(x.accessor), ...Operand.args(y.accessor), alpha, beta, loop === 'axpy' ? scratchOf(m) : undefined);
+  });
 }

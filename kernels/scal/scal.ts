@@ -15,6 +15,7 @@ import { recursiveAccumulation, resolveAccumulation } from '../shared/accumulati
 import { chooseBackend, prepareGpuCall, updateOnGpu, quickReport, type GpuBackendOptions, type GpuKernelReport } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
 import { checkScalArguments, checkScalValues } from './scal-arguments.js';
 import { checkSplit, runSplit, threadsOf, type ThreadsOption } from '../shared/threads-option.js';
+import { restoringOutput } from '../shared/output-restore.js';
 
 /**
  * x := α·x in place. α = 0 sets x to zero without reading it (as LAPACK's convention: NaN in x does not
@@ -73,5 +74,6 @@ export function scal(alpha: number, x: Range<1, any>, options: (KernelOptions & 
       o.x!.emitStore(ar, xv, 'x_p', o.x!.accessor.scale ? 'x_q' : undefined),
     ].join('\n'),
   });
-  f(n, ...operandArgs(x), alpha);
+  // An RNS x cannot hold a NaN or ±∞ result: x is put back and the element named (kernels/shared/output-restore.ts).
+  restoringOutput(x, 'x', ar, () => f(n, ...operandArgs(x), alpha));
 }

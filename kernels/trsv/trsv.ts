@@ -21,6 +21,7 @@ import { trsvNeedsScratch, trsvProgram } from './trsv-cpu.js';
 import { checkTrsvValues } from './trsv-pivots.js';
 import { solveRestoringX } from './trsv-rns-overflow.js';
 import { threadsOf } from '../shared/threads-option.js';
+import { restoringOutput } from '../shared/output-restore.js';
 
 let scratch = new Float64Array(0);
 
@@ -126,5 +127,6 @@ export function trsv(args: TrsvArguments, options: (KernelOptions & { backend?: 
   const solve = (): void => trsvProgram(spec)(n, ...Operand.args(T), ...Operand.args(x.accessor), trsvNeedsScratch(spec) ? scratchOf(n) : undefined);
   // RNS has no ±∞: an unknown that overflows x's storage cannot be read back by the rows after it.
   if (ar.kind === 'mp') solveRestoringX(x, lower, ar, solve);
-  else solve();
+  // An RNS x cannot hold a NaN or ±∞ unknown: x is put back and the unknown named (kernels/shared/output-restore.ts).
+  else restoringOutput(x, 'x', ar, solve);
 }

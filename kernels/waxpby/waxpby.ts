@@ -15,6 +15,7 @@ import { recursiveAccumulation, resolveAccumulation } from '../shared/accumulati
 import { chooseBackend, prepareGpuCall, updateOnGpu, quickReport, type GpuBackendOptions, type GpuKernelReport } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
 import { checkWaxpbyArguments, checkWaxpbyValues } from './waxpby-arguments.js';
 import { checkSplit, runSplit, threadsOf, type ThreadsOption } from '../shared/threads-option.js';
+import { restoringOutput } from '../shared/output-restore.js';
 
 /**
  * w := α·x + β·y. A zero coefficient means its vector is not read (NaN or Inf there does not leak);
@@ -95,5 +96,6 @@ export function waxpby(
       o.w!.emitStore(ar, t, 'w_p', o.w!.accessor.scale ? 'w_q' : undefined),
     ].join('\n'),
   });
-  f(n, ...operandArgs(x, y, w), alpha, beta);
+  // An RNS w cannot hold a NaN or ±∞ result: w is put back and the element named (kernels/shared/output-restore.ts).
+  restoringOutput(w, 'w', ar, () => f(n, ...operandArgs(x, y, w), alpha, beta));
 }
