@@ -25,7 +25,9 @@ import { restoringOutput } from '../shared/output-restore.js';
  * @param y - the vector updated in place (writable, same length)
  * @param options - arithmetic (default: the most precise of the operands')
  * @throws {@link ModprecError} `DIMENSION_MISMATCH`, `INVALID_VALUE` (α not a number), `INVALID_STORAGE` (read-only y, or y
- *   overlapping x in memory other than as the same elements)
+ *   overlapping x in memory other than as the same elements);
+ *   `INVALID_VALUE` naming `y[i]` for a result that is NaN or ±∞ in an IEEE arithmetic where the output is stored in RNS
+ *   (which holds finite values only): known once computed, the output is then put back as it was.
  * @example
  * ```ts
  * import { vector, toArray, axpy } from 'modprec';

@@ -30,7 +30,9 @@ import { restoringOutput } from '../shared/output-restore.js';
  * @param options - arithmetic (default: the most precise among A's values, x, y), accumulation (default recursive)
  * @throws {@link ModprecError} `DIMENSION_MISMATCH` for lengths that do not fit A; `INVALID_STORAGE` for a
  *   read-only y; `INVALID_OPTION`, `INVALID_VALUE`; for a plain EllMatrix, its validation errors
- *   (`INDEX_OUT_OF_RANGE` for a column index outside the matrix). Nothing is written when it throws.
+ *   (`INDEX_OUT_OF_RANGE` for a column index outside the matrix); `INVALID_VALUE` naming `y[i]` for a result that is
+ *   NaN or ±∞ in an IEEE arithmetic where y is stored in RNS (which holds finite values only: known once computed, y is
+ *   then put back as it was). Nothing is written when it throws.
  * @example
  * ```ts
  * import { vector, toArray, formats, ellSpmv, ellWithStorage, csrToEll, readMatrixMarketCsr } from 'modprec';

@@ -56,7 +56,8 @@ function scratchOf(m: number): Float64Array {
  *   loop order (see {@link GemvOptions.loop})
  * @throws {@link ModprecError} `DIMENSION_MISMATCH` when the lengths do not fit op(A); `INVALID_STORAGE` for a
  *   read-only y; `INVALID_OPTION` for a bad trans, loop or accumulation, or a non-range; `INVALID_VALUE` for a
- *   non-number α or β. Nothing is written when it throws.
+ *   non-number α or β, or naming `y[i]` for a result that is NaN or ±∞ in an IEEE arithmetic where y is stored in RNS
+ *   (which holds finite values only: known once computed, y is then put back as it was). Nothing is written when it throws.
  * @example
  * ```ts
  * import { range, vector, toArray, formats, reducedRowMajor, gemv } from 'modprec';

@@ -20,7 +20,9 @@ import { restoringOutput } from '../shared/output-restore.js';
 /**
  * x := α·x in place. α = 0 sets x to zero without reading it (as LAPACK's convention: NaN in x does not
  * survive a scaling by zero); α = 1 and empty vectors return at once.
- * @throws {@link ModprecError} `INVALID_VALUE`, `INVALID_STORAGE` (read-only x)
+ * @throws {@link ModprecError} `INVALID_VALUE`, `INVALID_STORAGE` (read-only x);
+ *   `INVALID_VALUE` naming `x[i]` for a result that is NaN or ±∞ in an IEEE arithmetic where the output is stored in RNS
+ *   (which holds finite values only): known once computed, the output is then put back as it was.
  * @example
  * ```ts
  * import { vector, toArray, formats, scal } from 'modprec';

@@ -48,7 +48,8 @@ function scratchOf(n: number): Float64Array {
  *   `INVALID_STORAGE` for a read-only x; `INVALID_OPTION` for bad uplo/trans/diag or non-ranges;
  *   `INVALID_VALUE` in RNS arithmetic for a zero pivot or a non-finite entry read, or naming `x[i]` for an unknown
  *   that overflows x's storage (stored as ±∞) before a later row reads it back.
- *   Nothing is written when it throws.
+ *   `INVALID_VALUE` naming `x[i]` for an unknown that is NaN or ±∞ in an IEEE arithmetic where x is stored in RNS (which
+ *   holds finite values only; the first in solve order): x is then put back as it was. Nothing is written when it throws.
  * @example
  * ```ts
  * import { range, vector, toArray, formats, reducedColMajor, trsv } from 'modprec';

@@ -27,7 +27,9 @@ import { restoringOutput } from '../shared/output-restore.js';
  * @param w - output (writable, same length)
  * @param options - arithmetic (default: the most precise of the operands')
  * @throws {@link ModprecError} `DIMENSION_MISMATCH`, `INVALID_VALUE`, `INVALID_STORAGE` (read-only w, or w overlapping
- *   x or y in memory other than as the same elements)
+ *   x or y in memory other than as the same elements);
+ *   `INVALID_VALUE` naming `w[i]` for a result that is NaN or ±∞ in an IEEE arithmetic where the output is stored in RNS
+ *   (which holds finite values only): known once computed, the output is then put back as it was.
  * @example
  * ```ts
  * import { vector, toArray, waxpby } from 'modprec';
