@@ -2,14 +2,14 @@
  * A kernel in an IEEE arithmetic (fp64, fp32, ff, dd) whose result for an element is NaN or ±∞ where the output is
  * stored in RNS (which holds finite values only). Regression: axpy(1, [1, NaN, 3], y in rns106, { arithmetic: f64 })
  * wrote y[0] = 2 and then threw INVALID_VALUE naming the conversion's own `value` (`hi` in ff and dd), in every
- * writing kernel. Now INVALID_VALUE naming the output's element (`y[1]`, in the caller's range), with every bit of
+ * writing kernel (and DOT's `into`). Now INVALID_VALUE naming the output's element (`y[1]`, in the caller's range), with every bit of
  * the output's storage — the elements outside the view included — as it was. The WebAssembly refuses RNS outputs
  * (and ff) before anything is written; the GPU refuses RNS storage in an IEEE arithmetic. A call whose results are
  * all finite still runs: fp64 and fp32 results are stored exactly, as an fp64 output holds them.
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { axpy, ellMatrix, ellSpmv, formats, gemv, matrix, scal, span, toArray, trsv, vector, waxpby, type Range } from '../../src/index.js';
+import { axpy, dot, ellMatrix, ellSpmv, formats, gemv, matrix, scal, span, toArray, trsv, vector, waxpby, type Range } from '../../src/index.js';
 import type { RnsArray } from '../../src/formats/rns/rns-array.js';
 import { outcome } from './option-arbitraries.js';
 
@@ -54,15 +54,19 @@ const CASES: Readonly<Record<string, Case>> = {
   'gemv, loop axpy': { out: 'y', run: (y, n, k, p, o) => gemv({ alpha: 1, A: matrix(n, n, (i, j) => (i === k && j === 0 ? p : i - j)), x: vector(n, () => 1), beta: 1, y }, { ...o, loop: axpyLoop(o) } as never) },
   'gemv, transposed': { out: 'y', run: (y, n, k, p, o) => gemv({ alpha: 2, A: matrix(n, n, (i, j) => (j === k && i === 0 ? p : 1)), x: vector(n, () => 0.25), beta: 0, y, trans: 'T' }, o as never) },
   ellSpmv: { out: 'y', run: (y, n, k, p, o) => ellSpmv({ alpha: 1, A: ellMatrix({ rows: n, cols: n, width: 1, stride: n, colIndex: Int32Array.from({ length: n }, (_, i) => i), values: diagonal(n, k, p) }), x: vector(n, (i) => i), beta: 1, y }, o as never) },
+  // DOT's `into` (the output's first element; the rest stays as it was): x·y is not finite when x[k] is not.
+  'dot into': { out: 'options.into', run: (y, n, k, p, o) => dot(vector(n, (i) => (i === k ? p : i)), vector(n, () => 0.5), { ...o, into: y.sub(span(0, 1)) } as never) },
   // A zero pivot at k: the unknown k, the first solved as ±∞ or NaN (upper triangle: solved last to first).
   trsv: { out: 'x', run: (x, n, k, _p, o) => trsv({ A: matrix(n, n, (i, j) => (i === j ? (i === k ? 0 : 2) : i < j ? 0.5 : 0)), x }, o as never) },
 };
 
-/** What the call must give on a backend: the element named on the CPU's JavaScript, the refusal elsewhere. */
+/** What the call must give on a backend: the element named where the JavaScript stores the output, the refusal elsewhere. */
 function expected(c: Case, backend: typeof BACKENDS[number], arithmetic: Arithmetic, k: number): string {
-  if (backend === 'wasm') return arithmetic === 'ff' ? 'INVALID_OPTION options.arithmetic' : `INVALID_FORMAT ${c.out}`;
-  if (backend === 'gpu') return arithmetic === 'f64' ? 'INVALID_OPTION options.arithmetic' : `INVALID_FORMAT ${c.out}`;
-  return `INVALID_VALUE ${c.out}[${k}]`;
+  // DOT's WebAssembly result goes through the JavaScript's store into `into` (any storage): the same refusal.
+  if (backend === 'wasm' && (arithmetic === 'ff' || c.out !== 'options.into')) return arithmetic === 'ff' ? 'INVALID_OPTION options.arithmetic' : `INVALID_FORMAT ${c.out}`;
+  // The GPU refuses an RNS output in an IEEE arithmetic (DOT: an RNS `into` other than in an RNS arithmetic).
+  if (backend === 'gpu') return arithmetic === 'f64' ? 'INVALID_OPTION options.arithmetic' : c.out === 'options.into' ? 'INVALID_OPTION options.into' : `INVALID_FORMAT ${c.out}`;
+  return `INVALID_VALUE ${c.out}[${c.out === 'options.into' ? 0 : k}]`;
 }
 
 describe('IEEE arithmetic, RNS-stored output, a non-finite result', () => {

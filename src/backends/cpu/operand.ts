@@ -7,7 +7,7 @@
 import type { Accessor, AccessorSignature } from '../../../accessors/accessor.js';
 import { declareStorageRegister, numberRegister, registerOfKind, type ArithmeticFormat, type Register } from '../../formats/common/format.js';
 import { nearestIntegerOfMpQuotient, nearestIntegerOfQuotient, nearestIntegerSource } from '../../formats/convert/scaled-integer.js';
-import { emitFiniteCheck, storeChecksFinite, storeNotFinite } from './store-failure.js';
+import { emitCaughtWrite, emitFiniteCheck, storeCatches, storeChecksFinite, storeNotFinite, storeThrew } from './store-failure.js';
 
 /** An accessor as a kernel operand named `name` in the generated source. */
 export class Operand {
@@ -74,8 +74,9 @@ export class Operand {
   /** Helpers of this operand's storage format. */
   helpers(): Readonly<Record<string, unknown>> {
     const st = this.accessor.storage;
-    if (this.accessor.scale && st.isInteger) return { ...st.helpers, nearestIntegerOfQuotient, nearestIntegerOfMpQuotient };
-    return st.kind === 'mp' ? { ...st.helpers, storeNotFinite } : st.helpers;
+    const refusals = st.kind === 'mp' || storeCatches(st) ? { storeNotFinite, storeThrew } : {};
+    if (this.accessor.scale && st.isInteger) return { ...st.helpers, nearestIntegerOfQuotient, nearestIntegerOfMpQuotient, ...refusals };
+    return { ...st.helpers, ...refusals };
   }
 
   /** Declarations of the operand's temporaries, once per kernel. */
@@ -140,9 +141,17 @@ export class Operand {
   /**
    * Statements: element at `pos` := `src` (a register of `ar`, clobbered when scaled), divided by the scale
    * and rounded to the storage. Into RNS storage from an IEEE arithmetic a non-finite value throws a
-   * `StoreFailure` (store-failure.ts) carrying `pos`, before the element is touched.
+   * `StoreFailure` (store-failure.ts) carrying `pos`, before the element is touched; so does an error a user's
+   * storage format throws in its write.
    */
   emitStore(ar: ArithmeticFormat, src: Register, pos: string, scalePos?: string): string {
+    const code = this.emitStoreUnchecked(ar, src, pos, scalePos);
+    // A user's storage may refuse a value in its write: reported with the element's position (store-failure.ts).
+    const st = this.accessor.storage;
+    return storeCatches(st) ? emitCaughtWrite(code, pos, st.name) : code;
+  }
+
+  private emitStoreUnchecked(ar: ArithmeticFormat, src: Register, pos: string, scalePos?: string): string {
     const st = this.accessor.storage;
     if (this.accessor.scale && st.isInteger) return this.emitScaledIntegerStore(ar, src, pos, scalePos!);
     let code = '';
