@@ -127,7 +127,7 @@ export function trsv(args: TrsvArguments, options: (KernelOptions & { backend?: 
   const spec = { T, x: x.accessor, ar, acc, lower, unit };
   const solve = (): void => trsvProgram(spec)(n, ...Operand.args(T), ...Operand.args(x.accessor), trsvNeedsScratch(spec) ? scratchOf(n) : undefined);
   // RNS has no ±∞: an unknown that overflows x's storage cannot be read back by the rows after it.
-  if (ar.kind === 'mp') solveRestoringX(x, lower, ar, solve);
-  // An RNS x cannot hold a NaN or ±∞ unknown: x is put back and the unknown named (kernels/shared/output-restore.ts).
-  else restoringOutput(x, 'x', ar, solve);
+  // An RNS x cannot hold a NaN or ±∞ unknown of an IEEE arithmetic, a user's storage may refuse one: x is put back
+  // and the unknown named (kernels/shared/output-restore.ts).
+  restoringOutput(x, 'x', ar, ar.kind === 'mp' ? () => solveRestoringX(x, lower, ar, solve) : solve);
 }
