@@ -151,6 +151,7 @@ export class Operand {
     return storeCatches(st) ? emitCaughtWrite(code, pos, st.name) : code;
   }
 
+  /** The store's statements without the catch of a user storage's refusal. */
   private emitStoreUnchecked(ar: ArithmeticFormat, src: Register, pos: string, scalePos?: string): string {
     const st = this.accessor.storage;
     if (this.accessor.scale && st.isInteger) return this.emitScaledIntegerStore(ar, src, pos, scalePos!);
