@@ -27,7 +27,7 @@ export interface BicgstabOptions extends SolverOptions {
    * the first breakdown). When ρ = r̂ᵀr vanishes (is 0, or at most γₙ·‖r̂‖₂·‖r‖₂, below the DOT's rounding error), or
    * σ = r̂ᵀA·p or ω is 0, after at least one iteration since r̂ was set, the solver checks the true residual b − A·x
    * and restarts from it with the shadow residual reset to it (r̂ = r); only when none is left does it stop with the
-   * breakdown. A breakdown that recurs before the next iteration is reported as the one that made the restart (after
+   * breakdown (or `converged`, where x's true residual, checked then, meets the tolerance). A breakdown that recurs before the next iteration is reported as the one that made the restart (after
    * ω = 0, r̂ = r = s gives σ = sᵀA·s = tᵀs = 0 again in exact arithmetic: that is `omega-zero`). The first ρ, of r̂
    * and r₀, is never restarted: a given `shadow` orthogonal to r₀ is `rho-zero`.
    */
@@ -91,6 +91,9 @@ export function bicgstab(A: OperatorLike, b: ArrayLike<number> | Range<1, any>, 
   const restarts = checkCount('options.breakdownRestarts', options?.breakdownRestarts ?? DEFAULT_BREAKDOWN_RESTARTS, 0);
   return runSolve(v, (s) => bicgstabIteration(s, v, shadow, restarts));
 }
+
+/** The breakdowns of BiCGStab's own scalars, after which x's true residual is checked once more. */
+const ZERO_BREAKDOWNS: ReadonlySet<string> = new Set(['rho-zero', 'sigma-zero', 'omega-zero']);
 
 function* bicgstabIteration<V>(s: KrylovSpace<V>, v: ValidatedSolve, shadow: ArrayLike<number> | Range<1, any> | undefined, maxBreakdownRestarts: number): Algorithm<BicgstabResult> {
   const start = yield* begin(s, v);
@@ -261,6 +264,12 @@ function* bicgstabIteration<V>(s: KrylovSpace<V>, v: ValidatedSolve, shadow: Arr
       yield s.update(1, r, beta, p, p);
     }
   }
-  if (stop.status !== 'converged' && !(((yield* residual(s, b, x, w)) as number) <= bestNorm)) yield s.copyExact(best, x);
+  if (stop.status !== 'converged') {
+    const lastNorm = (yield* residual(s, b, x, w)) as number;
+    // A vanishing ρ, σ or ω with no restart left says nothing of x itself: its true residual may meet the tolerance
+    // although the recurrence's did not (fp16 vectors, [[1, −2], [0, 1]], b = (−2, 3): 'rho-zero' with x exact).
+    if (stop.status === 'breakdown' && ZERO_BREAKDOWNS.has(stop.breakdown!) && stop.certifies(lastNorm)) stop.converge();
+    else if (!(lastNorm <= bestNorm)) yield s.copyExact(best, x);
+  }
   return withRestarts(yield* finish(s, start, iterations));
 }

@@ -68,6 +68,11 @@ export class StoppingCriterion {
     return norm / this.bNorm <= this.tolerance;
   }
 
+  /** Whether a true residual norm (absolute) lets the solve report `converged`: it meets the tolerance. */
+  certifies(norm: number): boolean {
+    return this.meets(norm);
+  }
+
   /**
    * Judges a recomputed true residual norm: converged when it meets the tolerance; stagnation when this is the
    * `stagnationChecks`-th consecutive check that did not lower it; else continue.
