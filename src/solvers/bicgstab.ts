@@ -147,14 +147,17 @@ function* bicgstabIteration<V>(s: KrylovSpace<V>, v: ValidatedSolve, shadow: Arr
     yield s.copy(r, p);
     if (!Number.isFinite(rho)) { stop.breakDown('non-finite'); return false; }
     if (rhoVanishes(rho, rNorm)) {
-      if (mayRestart()) return (yield* resetShadow('rho-zero')) as boolean;
+      if (mayRestart()) return (yield* resetShadow('rho-zero', rNorm)) as boolean;
       if (rho === 0) { breakDown('rho-zero'); return false; }
     }
     return true;
   }
   // The breakdown restart: r̂ = r (r the true residual, already in r), counted. ρ = ‖r‖² then, zero only for an r that
   // the storage flushed to zero, and that is 'rho-zero' (no second restart without an iteration in between).
-  function* resetShadow(reason: 'rho-zero' | 'sigma-zero' | 'omega-zero'): Generator<unknown, boolean, any> {
+  function* resetShadow(reason: 'rho-zero' | 'sigma-zero' | 'omega-zero', trueNorm: number): Generator<unknown, boolean, any> {
+    // A true residual of exactly 0 that did not converge (a tolerance below its resolution, 0 included): no shadow can
+    // be built from it, and no iteration lowers it — the attainable accuracy, as CG and GMRES report it.
+    if (trueNorm === 0) { stop.breakDown('stagnation'); return false; }
     breakdownRestarts++;
     cause = reason;
     sinceShadow = 0;
@@ -178,7 +181,7 @@ function* bicgstabIteration<V>(s: KrylovSpace<V>, v: ValidatedSolve, shadow: Arr
   function* breakdownRestart(reason: 'rho-zero' | 'sigma-zero' | 'omega-zero'): Generator<unknown, 'stop' | 'restart', any> {
     const checked = (yield* checkTrue(reason)) as number | 'stop';
     if (checked === 'stop') return 'stop';
-    return ((yield* resetShadow(reason)) as boolean) ? 'restart' : 'stop';
+    return ((yield* resetShadow(reason, checked)) as boolean) ? 'restart' : 'stop';
   }
   // Ends an iteration whose residual (r, or s at the half step) has norm `norm`: record it, and check the true
   // residual when it meets the tolerance. Returns 'stop', 'restart' (r replaced by the true residual) or 'go'.

@@ -227,7 +227,9 @@ function* gmresIteration<V, M>(s: KrylovSpace<V, M>, v: ValidatedSolve, m: numbe
     const verdict = stop.judgeTrue(beta);
     if (verdict === 'converged') { stop.converge(); break; }
     if (beta < bestNorm) { bestNorm = beta; yield s.copyExact(x, best); }
-    if (verdict === 'stagnation') { stop.breakDown('stagnation'); break; }
+    // A true residual of exactly 0 that does not converge (a tolerance below its resolution, 0 included) leaves no
+    // direction to build a basis from (r/‖r‖ was NaN: 'non-finite'): the attainable accuracy is reached.
+    if (verdict === 'stagnation' || beta === 0) { stop.breakDown('stagnation'); break; }
   }
   if (stop.status !== 'converged' && !(beta <= bestNorm)) yield s.copyExact(best, x);
   return yield* finish(s, start, iterations);

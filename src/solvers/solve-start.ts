@@ -20,7 +20,7 @@ import { f64 } from '../formats/common/registry.js';
 import { fail } from '../core/errors.js';
 import { chooseBackend } from '../backends/backend.js';
 import { linearOperator, type LinearOperator, type OperatorLike } from './operator.js';
-import { checkVectorInput, ownArithmetic, resolveSolverOptions, type ResolvedSolverOptions, type SolverOptions } from './solver-options.js';
+import { checkVectorInput, ownArithmetic, residualResolution, resolveSolverOptions, type ResolvedSolverOptions, type SolverOptions } from './solver-options.js';
 import { StoppingCriterion } from './stopping-criterion.js';
 import { solverResult, type SolverResult } from './solver-result.js';
 import { residual, runAwaiting, runNow, type Algorithm, type KrylovSpace, type Step } from './krylov-space.js';
@@ -354,12 +354,13 @@ export function* begin<V>(s: KrylovSpace<V>, v: ValidatedSolve): Generator<Step<
     x = (yield s.load(scaledInput(o.x0, s.n, -k))) as V;
     rNorm = (yield* residual(s, b, x, t)) as number;
   }
-  const stop = new StoppingCriterion(bNorm, o.tolerance, o.stagnationChecks, o.recordTrueResidual);
+  const stop = new StoppingCriterion(bNorm, o.tolerance, o.stagnationChecks, o.recordTrueResidual, residualResolution(o.arithmetic));
   yield s.copy(t, r);
   stop.start(rNorm);
   stop.recordTrue(rNorm);
   let done = false;
-  if (stop.record(rNorm)) { stop.converge(); done = true; } else if (!Number.isFinite(rNorm)) { stop.breakDown('non-finite'); done = true; }
+  stop.record(rNorm);
+  if (stop.certifies(rNorm)) { stop.converge(); done = true; } else if (!Number.isFinite(rNorm)) { stop.breakDown('non-finite'); done = true; }
   return { b, x, r, t, bNorm, rNorm, stop, done, scaleExponent, storage: o.storage, x0: o.x0 };
 }
 
