@@ -105,6 +105,16 @@ function* bicgstabIteration<V>(s: KrylovSpace<V>, v: ValidatedSolve, shadow: Arr
   const rHat = shadow === undefined ? s.make() : ((yield s.load(unitScaledInput(shadow, s.n))) as V);
   if (shadow === undefined) yield s.copy(r, rHat);
   const p = s.make(), vv = s.make(), sv = s.make(), t = s.make();
+  // p holds p/π, π a power of two raised (2^16 a time, at most to 2^128) where a large β overflows p in the vectors'
+  // storage: on 494_bus with fp16 vectors β = −3.3·10⁴ at the 16th step made p ±∞ ('non-finite'), which no scale of A
+  // helps. u = p − ω·v (in the units of the last p) is kept, so p = r + β·u is rebuilt as r/π + (β/π)·u; α̃ = ρ/r̂ᵀvv
+  // then carries π (vv = A·p/σ_v is A's image of the scaled p), and x += (α̃/σ_v)·p, s, t and r are unchanged; β as
+  // computed is π·β, in u's units. π = 1 while nothing overflows (the solve bit for bit as it was); it falls back by
+  // 2^16 at every new p (a p at 2^-16 of its size would flush r's smaller entries in fp16) and rises again, from u,
+  // only where p overflows once more.
+  const u = s.make();
+  let pScale = 1;
+  let pBeta: number | undefined;   // β of the p last built from u (undefined: p = r, which always fits)
   let rho = 0;
   // vv and t hold A·p/σ and A·s/σ, σ a power of two raised (2^16 a time, at most to 2^128, as CG scales q) where A·p
   // or A·s overflows the vectors' storage or its DOTs: fp16 holds 65504, so 10⁵·I, bcsstk01 and 494_bus stopped
@@ -145,6 +155,8 @@ function* bicgstabIteration<V>(s: KrylovSpace<V>, v: ValidatedSolve, shadow: Arr
   function* restart(rNorm: number): Generator<unknown, boolean, any> {
     rho = (yield s.dot(rHat, r)) as number;
     yield s.copy(r, p);
+    pScale = 1;
+    pBeta = undefined;
     if (!Number.isFinite(rho)) { stop.breakDown('non-finite'); return false; }
     if (rhoVanishes(rho, rNorm)) {
       if (mayRestart()) return (yield* resetShadow('rho-zero', rNorm)) as boolean;
@@ -207,7 +219,15 @@ function* bicgstabIteration<V>(s: KrylovSpace<V>, v: ValidatedSolve, shadow: Arr
   if ((yield* restart(start.rNorm)) as boolean) {
     while (iterations < v.options.maxIterations) {
       // A non-finite r̂ᵀv from a finite p and the unit-scaled r̂ is an overflow of A·p: scaled down.
-      const rHatV = (yield* scaledApply(p, vv, function* () { return (yield s.dot(rHat, vv)) as number; }, Number.isFinite)) as number;
+      let rHatV: number;
+      for (;;) {
+        rHatV = (yield* scaledApply(p, vv, function* () { return (yield s.dot(rHat, vv)) as number; }, Number.isFinite)) as number;
+        if (Number.isFinite(rHatV) || pBeta === undefined || pScale >= 2 ** 128) break;
+        // p itself overflowed (a large β): rebuilt from u at a larger scale, then applied again.
+        if (Number.isFinite((yield s.norm(p)) as number)) break;
+        pScale *= 2 ** 16;
+        yield s.update(1 / pScale, r, pBeta / pScale, u, p);
+      }
       const sigmaV = sigma;
       if (!Number.isFinite(rHatV)) { stop.breakDown('non-finite'); break; }
       if (rHatV === 0) {
@@ -263,8 +283,10 @@ function* bicgstabIteration<V>(s: KrylovSpace<V>, v: ValidatedSolve, shadow: Arr
       }
       const beta = (rhoNext / rho) * (alpha / omega) * (sigmaT / sigmaV);
       rho = rhoNext;
-      yield s.update(-omega * (sigmaV / sigmaT), vv, 1, p, p); // p = r + β·(p − ω·v)
-      yield s.update(1, r, beta, p, p);
+      yield s.update(-omega * (sigmaV / sigmaT), vv, 1, p, u); // p = r + β·(p − ω·v), p/π stored
+      pScale = Math.max(1, pScale / 2 ** 16);
+      yield s.update(1 / pScale, r, beta / pScale, u, p);
+      pBeta = beta;
     }
   }
   if (stop.status !== 'converged') {

@@ -88,4 +88,16 @@ describe('BiCGStab with an A beyond the vectors\' storage', () => {
     for (let k = 1; k <= 5; k++) expect(Math.abs(half.history[k]! - single.history[k]!)).toBeLessThanOrEqual(1e-2 * single.history[k]!);
     expect(toArray(half.x).every(Number.isFinite)).toBe(true);
   });
+
+  it('494_bus with fp16 vectors steps past the large β of its 16th step (p stored scaled; it overflowed: non-finite)', () => {
+    // β = −3.3·10⁴ there made p = r + β·(p − ω·v) ±∞ in fp16, and the solve broke down 'non-finite' after 16 steps.
+    const A = market('494_bus');
+    const b = Float64Array.from({ length: A.rows }, (_, i) => Math.sin(i + 1));
+    const r = bicgstab(A, b, { storage: formats.f16, tolerance: 1e-6, maxIterations: 30, recordTrueResidual: true });
+    expect([r.status, r.breakdown, r.iterations]).toEqual(['iteration-limit', undefined, 30]);
+    expect(r.history.every(Number.isFinite)).toBe(true);
+    expect(r.trueHistory!.every(Number.isFinite)).toBe(true);
+    expect(toArray(r.x).every(Number.isFinite)).toBe(true);
+    expect(r.trueResidualNorm).toBeLessThan(1);
+  });
 });
