@@ -11,6 +11,7 @@ import { begin, finish, runSolve, unitScaledInput, validateSolve, type Validated
 import type { SolverResult } from './solver-result.js';
 import { gamma } from '../../kernels/shared/accumulation.js';
 import { residual, type Algorithm, type KrylovSpace } from './krylov-space.js';
+import { addToSolution, operatorScale } from './solution-scale.js';
 
 /**
  * Options of {@link bicgstab}.
@@ -180,7 +181,7 @@ function* bicgstabIteration<V>(s: KrylovSpace<V>, v: ValidatedSolve, shadow: Arr
   // Checks the true residual b − A·x (computed in the wide arithmetic, into w): 'stop' (converged, or stagnation: the
   // breakdown `stagnant`), or its norm with r replaced by it.
   function* checkTrue(stagnant: 'stagnation' | 'rho-zero' | 'sigma-zero' | 'omega-zero'): Generator<unknown, number | 'stop', any> {
-    const trueNorm = (yield* residual(s, b, x, w)) as number;
+    const trueNorm = (yield* residual(s, b, x, w, start.xScale.factor)) as number;
     const verdict = stop.judgeTrue(trueNorm);
     if (trueNorm < bestNorm) { bestNorm = trueNorm; yield s.copyExact(x, best); }
     if (verdict === 'converged') { stop.converge(); return 'stop'; }
@@ -199,7 +200,7 @@ function* bicgstabIteration<V>(s: KrylovSpace<V>, v: ValidatedSolve, shadow: Arr
   // residual when it meets the tolerance. Returns 'stop', 'restart' (r replaced by the true residual) or 'go'.
   function* settle(norm: number): Generator<unknown, 'stop' | 'restart' | 'go', any> {
     const met = stop.record(norm);
-    if (stop.trueHistory) stop.recordTrue((yield* residual(s, b, x, w)) as number);
+    if (stop.trueHistory) stop.recordTrue((yield* residual(s, b, x, w, start.xScale.factor)) as number);
     // A diverging recurrence (see DIVERGENCE_FACTOR) is checked against the true residual too.
     if (!met && !stop.diverges()) {
       if (Number.isFinite(norm)) return 'go';
@@ -217,6 +218,8 @@ function* bicgstabIteration<V>(s: KrylovSpace<V>, v: ValidatedSolve, shadow: Arr
   let bestNorm = start.rNorm;
   let iterations = 0;
   if ((yield* restart(start.rNorm)) as boolean) {
+    // The first scale of v and t, from ‖A·p‖/‖p‖ where the vectors are narrow (see operatorScale).
+    sigma = (yield* operatorScale(s, v.options.storage, p, w)) as number;
     while (iterations < v.options.maxIterations) {
       // A non-finite r̂ᵀv from a finite p and the unit-scaled r̂ is an overflow of A·p: scaled down.
       let rHatV: number;
@@ -241,7 +244,7 @@ function* bicgstabIteration<V>(s: KrylovSpace<V>, v: ValidatedSolve, shadow: Arr
       const sNorm = (yield s.norm(sv)) as number;
       if (stop.meets(sNorm)) {
         // Half step: x + α·p already meets the tolerance.
-        yield s.update(alpha / sigmaV, p, 1, x, x);
+        yield* addToSolution(s, start.xScale, alpha / sigmaV, p, x);
         yield s.copy(sv, r);
         iterations++;
         sinceShadow++;
@@ -256,18 +259,18 @@ function* bicgstabIteration<V>(s: KrylovSpace<V>, v: ValidatedSolve, shadow: Arr
       if (!Number.isFinite(tt) || !Number.isFinite(ts)) { stop.breakDown('non-finite'); break; }
       const omega = tt === 0 ? 0 : ts / tt;                 // ω̃ = σ_t·ω
       // x + α·p is still progress (the BiCG half step): keep it, with r = s, when ω breaks down.
-      yield s.update(alpha / sigmaV, p, 1, x, x);
+      yield* addToSolution(s, start.xScale, alpha / sigmaV, p, x);
       if (omega === 0 || !Number.isFinite(omega)) {
         yield s.copy(sv, r);
         iterations++;
         sinceShadow++;
         stop.record(sNorm);
-        if (stop.trueHistory) stop.recordTrue((yield* residual(s, b, x, w)) as number);
+        if (stop.trueHistory) stop.recordTrue((yield* residual(s, b, x, w, start.xScale.factor)) as number);
         if (omega === 0 && mayRestart()) { if (((yield* breakdownRestart('omega-zero')) as string) === 'stop') break; continue; }
         if (omega === 0) breakDown('omega-zero'); else stop.breakDown('non-finite');
         break;
       }
-      yield s.update(omega / sigmaT, sv, 1, x, x);
+      yield* addToSolution(s, start.xScale, omega / sigmaT, sv, x, sNorm);
       yield s.update(1, sv, -omega, t, r);                  // r = s − ω·t
       iterations++;
       sinceShadow++;
@@ -290,7 +293,7 @@ function* bicgstabIteration<V>(s: KrylovSpace<V>, v: ValidatedSolve, shadow: Arr
     }
   }
   if (stop.status !== 'converged') {
-    const lastNorm = (yield* residual(s, b, x, w)) as number;
+    const lastNorm = (yield* residual(s, b, x, w, start.xScale.factor)) as number;
     // A vanishing ρ, σ or ω with no restart left says nothing of x itself: its true residual may meet the tolerance
     // although the recurrence's did not (fp16 vectors, [[1, −2], [0, 1]], b = (−2, 3): 'rho-zero' with x exact).
     if (stop.status === 'breakdown' && ZERO_BREAKDOWNS.has(stop.breakdown!) && stop.certifies(lastNorm)) stop.converge();

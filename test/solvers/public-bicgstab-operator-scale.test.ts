@@ -20,7 +20,8 @@ describe('BiCGStab with an A beyond the vectors\' storage', () => {
     const r = bicgstab(diagonal([1e5, 1e5]), [1e5, 2e5], { storage: formats.f16, tolerance: 1e-3 });
     expect([r.status, r.breakdown]).toEqual(['converged', undefined]);
     const x = Array.from(toArray(r.x));
-    expect(x).toEqual([1, 2]);
+    // x stored near 1 (public-solution-scale), to fp16's 11 bits (it was exact among fp16's subnormals by chance)
+    expect(Math.max(Math.abs(x[0]! - 1), Math.abs(x[1]! - 2) / 2)).toBeLessThanOrEqual(2 ** -10);
     expect(diagonalResidual([1e5, 1e5], x, [1e5, 2e5])).toBeLessThanOrEqual(1e-3);
   });
 
