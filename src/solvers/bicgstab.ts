@@ -59,7 +59,7 @@ export interface BicgstabResult<T = any> extends SolverResult<T> {
  * is checked when the recurrence residual meets the tolerance or diverges, and the recurrence restarts from it
  * otherwise; a solve that stops short returns its checked iterate of the smallest true residual where its last one is
  * worse, one more vector). Where A·p or A·s overflows the vectors' storage (fp16: 65504), A is applied scaled by a
- * power of two, as in {@link cg}, with α and ω in its units. A vanishing ρ, σ or ω restarts the solve from the true
+ * power of two, as in {@link cg}, with α and ω in its units; p itself is stored scaled where a large β overflows it. A vanishing ρ, σ or ω restarts the solve from the true
  * residual with r̂ reset to it, up to `options.breakdownRestarts` times (counted in the result's `breakdownRestarts`);
  * then breakdowns, as results: `rho-zero` (r̂ᵀr = 0), `sigma-zero` (r̂ᵀA·p = 0), `omega-zero` (tᵀs = 0 or t = 0),
  * `stagnation`, `non-finite`.
