@@ -11,11 +11,10 @@
  * @module
  */
 import type { Range } from '../../src/core/range.js';
-import { checkRange } from '../shared/kernel-options.js';
+import { checkRange, checkReadableIn } from '../shared/kernel-options.js';
 import { checkBoundOptions, type BoundBackendOptions } from '../shared/bound-options.js';
 import { gamma, recursiveAccumulation } from '../shared/accumulation.js';
 import { arithmeticLimits, elementReadRoundings, flushableRead, returnedDoubleBound, scaledReadOverflows, scaleUnderflowError, storedMagnitude } from '../shared/bound-terms.js';
-import { checkOptionsObject } from '../../src/backends/backend.js';
 
 /**
  * Upper bound on |asum(x, options) − Σ|x̂ᵢ||, x̂ the values as stored.
@@ -25,8 +24,10 @@ import { checkOptionsObject } from '../../src/backends/backend.js';
  *   overflow the arithmetic, or n·u ≥ 1
  * @throws {@link ModprecError} `INVALID_FORMAT` for an unknown arithmetic, `INVALID_OPTION` for an unknown accumulation or one the
  *   kernel refuses in the arithmetic (e.g. 'kahan' in dd)
- *   — and, before computing anything, every option error asum raises for the same operands and options (`backend`,
- *   `strict`, `threads`, the backend's arithmetic and accumulation limits), with the same code and parameter
+ *   — and, before computing anything, every error asum raises for the same operands and options, in its order (`backend`,
+ *   `strict`, `threads`, the backend's arithmetic and accumulation limits; then `INVALID_VALUE` for a value or
+ *   coefficient an RNS arithmetic cannot hold; then what the backend or the pool cannot run), with the same code and
+ *   parameter
  * @example
  * ```ts
  * import { vector, asum, asumBound } from 'modprec';
@@ -39,11 +40,13 @@ import { checkOptionsObject } from '../../src/backends/backend.js';
  * @group Kernels
  */
 export function asumBound(x: Range<1, any>, options: BoundBackendOptions = {}): number {
-  checkOptionsObject(options);
   checkRange('x', x, 1);
   const n = x.length();
   // Options are checked as asum checks them, also where the bound is 0.
-  const { arithmetic: ar, accumulation: acc } = checkBoundOptions({ kernel: 'asum', operands: [['x', x]], cpuOperands: [['x', x, 'read']], splits: true }, options);
+  const { arithmetic: ar, accumulation: acc } = checkBoundOptions({
+    kernel: 'asum', operands: [['x', x]], cpuOperands: [['x', x, 'read']], split: () => ({ x }),
+    values: (arithmetic) => checkReadableIn(arithmetic, [['x', x]]),
+  }, options);
   if (n === 0) return 0;
   const u = ar.unitRoundoff;
   const { max, readEta } = arithmeticLimits(ar);

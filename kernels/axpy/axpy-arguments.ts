@@ -3,7 +3,8 @@
  * @module
  */
 import type { Range } from '../../src/core/range.js';
-import { checkRange, checkSameLength, checkScalar } from '../shared/kernel-options.js';
+import type { ArithmeticFormat } from '../../src/formats/common/format.js';
+import { checkCoefficientsIn, checkRange, checkReadableIn, checkSameLength, checkScalar } from '../shared/kernel-options.js';
 import { checkNoOverlap } from '../shared/aliasing.js';
 
 /**
@@ -19,4 +20,15 @@ export function checkAxpyArguments(alpha: unknown, x: unknown, y: unknown): { al
   // Element-wise: y may be x itself (same elements), never a shifted or differently strided view of its memory.
   checkNoOverlap('y', yr.accessor, [['x', xr.accessor]], true);
   return { alpha: a, x: xr, y: yr };
+}
+
+/**
+ * AXPY's coefficient and values in its arithmetic (an RNS one holds no NaN or ±∞), checked by the kernel on every
+ * backend and by its bound: α only where it multiplies (n > 0, α ≠ 0), x and y only where they are read (α ≠ 0: α = 0
+ * returns at once).
+ * @throws {@link ModprecError} `INVALID_VALUE` naming `alpha` or the element (`x[2]`)
+ */
+export function checkAxpyValues(ar: ArithmeticFormat, alpha: number, x: Range<1, any>, y: Range<1, any>): void {
+  if (x.length() > 0 && alpha !== 0) checkCoefficientsIn(ar, [['alpha', alpha]]);
+  if (alpha !== 0) checkReadableIn(ar, [['x', x], ['y', y]]);
 }

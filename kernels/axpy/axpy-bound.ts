@@ -11,8 +11,7 @@
  */
 import type { Range } from '../../src/core/range.js';
 import { storeBound, termBound } from '../shared/bound-terms.js';
-import { checkOptionsObject } from '../../src/backends/backend.js';
-import { checkAxpyArguments } from './axpy-arguments.js';
+import { checkAxpyArguments, checkAxpyValues } from './axpy-arguments.js';
 import { checkBoundOptions, type BoundBackendOptions } from '../shared/bound-options.js';
 
 /**
@@ -25,8 +24,10 @@ import { checkBoundOptions, type BoundBackendOptions } from '../shared/bound-opt
  * @param options - the kernel's options (the arithmetic decides u; `backend`, `strict` and `threads` are checked as axpy checks them)
  * @returns one bound per component (empty for empty vectors)
  * @throws {@link ModprecError} `INVALID_FORMAT` for an unknown arithmetic
- *   — and, before computing anything, every option error axpy raises for the same operands and options (`backend`,
- *   `strict`, `threads`, the backend's arithmetic and accumulation limits), with the same code and parameter
+ *   — and, before computing anything, every error axpy raises for the same operands and options, in its order (`backend`,
+ *   `strict`, `threads`, the backend's arithmetic and accumulation limits; then `INVALID_VALUE` for a value or
+ *   coefficient an RNS arithmetic cannot hold; then what the backend or the pool cannot run), with the same code and
+ *   parameter
  * @example
  * ```ts
  * import { vector, axpy, axpyBound } from 'modprec';
@@ -39,13 +40,13 @@ import { checkBoundOptions, type BoundBackendOptions } from '../shared/bound-opt
  * @group Kernels
  */
 export function axpyBound(alpha: number, x: Range<1, any>, y: Range<1, any>, options: BoundBackendOptions = {}): Float64Array {
-  checkOptionsObject(options);
   checkAxpyArguments(alpha, x, y);
   const n = x.length();
   const out = new Float64Array(n);
   // Options are checked as axpy checks them, also where every bound is 0.
   const { arithmetic: ar } = checkBoundOptions({
-    kernel: 'axpy', operands: [['x', x], ['y', y]], cpuOperands: [['x', x, 'read'], ['y', y, 'write']], elementwise: true, splits: true,
+    kernel: 'axpy', operands: [['x', x], ['y', y]], cpuOperands: [['x', x, 'read'], ['y', y, 'write']], elementwise: true, split: () => ({ alpha, x, y }),
+    values: (arithmetic) => checkAxpyValues(arithmetic, alpha, x, y),
   }, options);
   if (n === 0 || alpha === 0) return out;
   for (let i = 0; i < n; i++) {

@@ -3,7 +3,7 @@
  * @module
  */
 import type { Range } from '../../src/core/range.js';
-import { chooseArithmetic, checkReadableIn, checkCoefficientsIn, type KernelOptions } from '../shared/kernel-options.js';
+import { chooseArithmetic, type KernelOptions, chooseKernelBackend } from '../shared/kernel-options.js';
 import { vectorKernel, operandArgs } from '../../src/backends/cpu/vector-kernel.js';
 import { loadVectorElement } from '../../src/backends/cpu/reduction-kernel.js';
 import { chooseCpuBackend, wasmNumericsOf, type CpuBackendOption } from '../shared/cpu-backend.js';
@@ -13,7 +13,7 @@ import { wasmUpdateFor } from '../shared/update-dd-output-wasm.js';
 import { span } from '../../src/core/span.js';
 import { recursiveAccumulation, resolveAccumulation } from '../shared/accumulation.js';
 import { chooseBackend, prepareGpuCall, updateOnGpu, quickReport, type GpuBackendOptions, type GpuKernelReport } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
-import { checkAxpyArguments } from './axpy-arguments.js';
+import { checkAxpyArguments, checkAxpyValues } from './axpy-arguments.js';
 import { checkSplit, runSplit, threadsOf, type ThreadsOption } from '../shared/threads-option.js';
 
 /**
@@ -44,11 +44,8 @@ export function axpy(alpha: number, x: Range<1, any>, y: Range<1, any>, options:
 export function axpy(alpha: number, x: Range<1, any>, y: Range<1, any>, options: (KernelOptions & ThreadsOption & { backend?: CpuBackendOption }) | GpuBackendOptions = {}): void | Promise<GpuKernelReport> {
   checkAxpyArguments(alpha, x, y);
   const n = x.length();
-  if (chooseBackend(options) === 'gpu') {
-    const call = prepareGpuCall('axpy', [['x', x], ['y', y]], options as GpuBackendOptions, undefined, (ar) => {
-      if (n > 0 && alpha !== 0) checkCoefficientsIn(ar, [['alpha', alpha]]);
-      if (alpha !== 0) checkReadableIn(ar, [['x', x], ['y', y]]);
-    });
+  if (chooseKernelBackend('axpy', options) === 'gpu') {
+    const call = prepareGpuCall('axpy', [['x', x], ['y', y]], options as GpuBackendOptions, undefined, (ar) => checkAxpyValues(ar, alpha, x, y));
     const cpu = (): void => axpy(alpha, x, y, { arithmetic: call.arithmetic });
     return n === 0 || alpha === 0 ? quickReport(call) : updateOnGpu({ alpha, x, beta: 1, y, out: y }, call, cpu);
   }
@@ -57,9 +54,8 @@ export function axpy(alpha: number, x: Range<1, any>, y: Range<1, any>, options:
   const ar = chooseArithmetic(options.arithmetic, [x, y]);
   // No reduction to order, but the option is validated as every kernel validates it (and as backend 'gpu' does).
   resolveAccumulation(options.accumulation);
-  if (n > 0 && alpha !== 0) checkCoefficientsIn(ar, [['alpha', alpha]]);
   // α = 0 returns at once and reads nothing (as backend 'gpu' does): only values it would read are checked.
-  if (alpha !== 0) checkReadableIn(ar, [['x', x], ['y', y]]);
+  checkAxpyValues(ar, alpha, x, y);
   const cpu = chooseCpuBackend(requested, { kernel: 'axpy', operands: [['x', x, 'read'], ['y', y, 'write']], arithmetic: ar, accumulation: recursiveAccumulation });
   const threads = threadsOf(options, 'axpy');
   // The pool checks the call also where it returns at once: a terminated pool is an error whatever α and n.

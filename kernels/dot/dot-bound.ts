@@ -18,8 +18,9 @@ import { absProductSum, arithmeticLimits, flushableRead, elementReadRoundings, r
 import type { ArithmeticFormat } from '../../src/formats/common/format.js';
 import { compose, vectorMagnitudes } from '../shared/accessor-rounding.js';
 import type { DotOptions } from './dot.js';
-import { checkOptionsObject } from '../../src/backends/backend.js';
 import { checkDotGpuInto, checkDotInto, checkDotOperands, checkDotThreadsInto } from './dot-arguments.js';
+import { checkReadableIn } from '../shared/kernel-options.js';
+import { booleanOption } from '../../src/sparse/sparse-checks.js';
 
 /**
  * Options of {@link dotBound}: the kernel's options (`backend` and `strict` included, as every bound function takes
@@ -30,7 +31,8 @@ export interface DotBoundOptions extends DotOptions, BoundBackendOptions {
   /**
    * When true, also count the storage rounding of the inputs, so the bound holds against the exact dot
    * product of the ORIGINAL values that were written into x and y (not only of what the storage kept) — doubles
-   * written with `set` (or `vector(values)`) through these ranges, in each range's own arithmetic.
+   * written with `set` (or `vector(values)`) through these ranges, in each range's own arithmetic. A boolean
+   * (default false); anything else is `INVALID_OPTION` naming `options.original`.
    */
   original?: boolean;
 }
@@ -46,8 +48,10 @@ export interface DotBoundOptions extends DotOptions, BoundBackendOptions {
  *   into's storage may overflow
  * @throws {@link ModprecError} as {@link dot} for its options: `INVALID_OPTION` naming `options.accumulation` for an
  *   unknown accumulation or one the kernel refuses in the arithmetic (e.g. 'kahan' or 'dot2' in dd or ff)
- *   — and, before computing anything, every option error dot raises for the same operands and options (`backend`,
- *   `strict`, `threads`, the backend's arithmetic and accumulation limits), with the same code and parameter
+ *   — and, before computing anything, every error dot raises for the same operands and options, in its order (`backend`,
+ *   `strict`, `threads`, the backend's arithmetic and accumulation limits; then `INVALID_VALUE` for a value or
+ *   coefficient an RNS arithmetic cannot hold; then what the backend or the pool cannot run), with the same code and
+ *   parameter
  * @example
  * ```ts
  * import { vector, formats, dotBound } from 'modprec';
@@ -59,16 +63,18 @@ export interface DotBoundOptions extends DotOptions, BoundBackendOptions {
  * @group Kernels
  */
 export function dotBound(x: Range<1, any>, y: Range<1, any>, options: DotBoundOptions = {}): number {
-  checkOptionsObject(options);
   checkDotOperands(x, y);
   let into: Range<1, any> | undefined;
   // Options are checked as dot checks them (backend, strict, threads included), also where the bound is 0.
-  const { arithmetic: ar, accumulation: acc, threads } = checkBoundOptions({
-    kernel: 'dot', operands: [['x', x], ['y', y]], cpuOperands: [['x', x, 'read'], ['y', y, 'read']], splits: true,
+  const { arithmetic: ar, accumulation: acc } = checkBoundOptions({
+    kernel: 'dot', operands: [['x', x], ['y', y]], cpuOperands: [['x', x, 'read'], ['y', y, 'read']], split: () => ({ x, y }),
     afterBackend: () => { into = checkDotInto(x, y, options.into); },
     afterGpu: (call) => checkDotGpuInto(into, call),
+    values: (arithmetic) => checkReadableIn(arithmetic, [['x', x], ['y', y]]),
+    beforeSplit: (pool) => checkDotThreadsInto(into, pool),
   }, options);
-  checkDotThreadsInto(into, threads);
+  // The bound's own option, after every check of dot's (which ignores it): 'yes' or 1 would count as true unchecked.
+  const original = booleanOption('options.original', options.original, false);
   const n = x.length();
   // An empty dot stores an exact 0 — but 0 divided by a scale that converts to 0 in the arithmetic is NaN (an fp64
   // into under a scale of 1e-300 in fp32 arithmetic), which no finite bound covers.
@@ -103,7 +109,7 @@ export function dotBound(x: Range<1, any>, y: Range<1, any>, options: DotBoundOp
   // Read roundings perturb each term by (1+δ)^extra before the sum: (1+γ_n)(1+γ_extra) − 1 ≤ γ_{n+extra}.
   const relative = b.ofAbsSum + gamma(extra, u) * (1 + b.ofAbsSum) + b.ofResult;
   let bound = relative * absSum + (2 * n * eta + readUnderflow) * (1 + relative);
-  if (options.original) {
+  if (original) {
     // Each original value v differs from what its storage kept (magnitude a) by at most rel·a + abs: with δx, δy
     // so bounded, |Σ vx·vy − Σ x·y| ≤ Σ δx·|y| + |x|·δy + δx·δy.
     const wx = originalWriteError(x), wy = originalWriteError(y);

@@ -6,7 +6,8 @@ import { checkNoOverlap } from '../shared/aliasing.js';
 import { Range } from '../../src/core/range.js';
 import type { EllMatrix } from '../../src/sparse/ell-matrix.js';
 import { fail } from '../../src/core/errors.js';
-import { checkRange, checkScalar } from '../shared/kernel-options.js';
+import type { ArithmeticFormat } from '../../src/formats/common/format.js';
+import { checkCoefficientsIn, checkRange, checkReadableIn, checkScalar } from '../shared/kernel-options.js';
 import { EllOperand, ellFromMatrix } from './ell-operand.js';
 
 /**
@@ -59,4 +60,17 @@ export function checkEllSpmvArguments(args: EllSpmvArguments): CheckedEllSpmv {
   // y is written row by row while A and x are still read: no element of y may share memory with them.
   checkNoOverlap('y', y.accessor, [['A.values', A.values.accessor], ['A.colIndex', A.structure.colIndex], ['x', x.accessor]]);
   return { alpha, beta, A, x, y };
+}
+
+/**
+ * α, β and the values ELL SpMV reads, checked in its arithmetic (an RNS one holds no NaN or ±∞) on every backend
+ * and by its bound: none without rows or with α = 0, β = 1 (which return at once); α only with a stored entry; A's
+ * values and x only with α ≠ 0, y only with β ≠ 0.
+ * @throws {@link ModprecError} `INVALID_VALUE` naming the coefficient or the element
+ */
+export function checkEllValues(ar: ArithmeticFormat, alpha: number, beta: number, A: EllOperand, x: Range<1, any>, y: Range<1, any>): void {
+  const { rows, cols, width } = A.structure;
+  if (rows === 0 || (alpha === 0 && beta === 1)) return;
+  checkCoefficientsIn(ar, [...(cols > 0 && width > 0 ? [['alpha', alpha] as const] : []), ['beta', beta]]);
+  checkReadableIn(ar, [...(alpha !== 0 ? [['A.values', A.values], ['x', x]] as const : []), ...(beta !== 0 ? [['y', y] as const] : [])]);
 }

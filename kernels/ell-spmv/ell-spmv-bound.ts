@@ -5,14 +5,12 @@
  * ../gemv/update-bound.ts).
  * @module
  */
-import { checkCoefficientsIn } from '../shared/kernel-options.js';
 import { checkBoundOptions, type BoundBackendOptions } from '../shared/bound-options.js';
 import { wasmEllRefusal } from './ell-spmv-wasm.js';
 import { ELL_PADDING } from '../../src/sparse/ell-matrix.js';
 import { inflate, matrixMagnitudes, readRoundings, vectorMagnitudes, vectorScales } from '../shared/accessor-rounding.js';
 import { scaleBound, updateBound, updateBoundContext } from '../gemv/update-bound.js';
-import { checkEllSpmvArguments, type EllSpmvArguments } from './ell-spmv-arguments.js';
-import { checkOptionsObject } from '../../src/backends/backend.js';
+import { checkEllSpmvArguments, checkEllValues, type EllSpmvArguments } from './ell-spmv-arguments.js';
 import { arithmeticLimits, flushableRead, scaledReadOverflows, scaleUnderflowErrorAt } from '../shared/bound-terms.js';
 
 /**
@@ -25,8 +23,10 @@ import { arithmeticLimits, flushableRead, scaledReadOverflows, scaleUnderflowErr
  * @param options - the options ellSpmv will get (`backend`, `strict` and `threads` are checked as ellSpmv checks them)
  * @returns a Float64Array of length rows (0 where y is left untouched)
  * @throws {@link ModprecError} as {@link ellSpmv}
- *   — and, before computing anything, every option error ellSpmv raises for the same operands and options (`backend`,
- *   `strict`, `threads`, the backend's arithmetic and accumulation limits), with the same code and parameter
+ *   — and, before computing anything, every error ellSpmv raises for the same operands and options, in its order (`backend`,
+ *   `strict`, `threads`, the backend's arithmetic and accumulation limits; then `INVALID_VALUE` for a value or
+ *   coefficient an RNS arithmetic cannot hold; then what the backend or the pool cannot run), with the same code and
+ *   parameter
  * @example
  * ```ts
  * import { vector, formats, ellSpmv, ellSpmvBound, ellWithStorage, ELL_PADDING, ellMatrix } from 'modprec';
@@ -42,17 +42,16 @@ import { arithmeticLimits, flushableRead, scaledReadOverflows, scaleUnderflowErr
  * @group Kernels
  */
 export function ellSpmvBound(args: EllSpmvArguments, options: BoundBackendOptions = {}): Float64Array {
-  checkOptionsObject(options);
   const { alpha, beta, A, x, y } = checkEllSpmvArguments(args);
   const { rows, cols, width, stride, colIndex } = A.structure;
   const { arithmetic: ar, accumulation: acc } = checkBoundOptions({
-    kernel: 'ellSpmv', operands: [['A.values', A.values], ['x', x], ['y', y]], cpuOperands: [['x', x, 'read'], ['y', y, 'write']], splits: true,
+    kernel: 'ellSpmv', operands: [['A.values', A.values], ['x', x], ['y', y]], cpuOperands: [['x', x, 'read'], ['y', y, 'write']],
+    values: (arithmetic) => checkEllValues(arithmetic, alpha, beta, A, x, y),
     wasmRefusal: () => wasmEllRefusal(A.values.accessor, rows),
+    split: () => ({ alpha, A, x, beta, y }),
   }, options);
   const out = new Float64Array(rows);
   if (rows === 0 || (alpha === 0 && beta === 1)) return out;
-  // As ellSpmv: an RNS arithmetic has no NaN or ±∞ to multiply by (INVALID_VALUE naming the coefficient).
-  checkCoefficientsIn(ar, [...(cols > 0 && width > 0 ? [['alpha', alpha] as const] : []), ['beta', beta]]);
   const absY = vectorMagnitudes(y.accessor);
   const scaleY = vectorScales(y.accessor);
   if (alpha === 0 || cols === 0 || width === 0) {

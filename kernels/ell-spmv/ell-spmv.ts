@@ -6,14 +6,14 @@ import { chooseCpuBackend, orderedNumerics, wasmNumericsOf, type CpuBackendOptio
 import { wasmOrderedEllSpmv } from './ell-spmv-ordered-wasm.js';
 import { chooseBackend, prepareGpuCall, ellSpmvOnGpu, type GpuBackendOptions, type GpuKernelReport } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
 import { Operand } from '../../src/backends/cpu/operand.js';
-import { chooseArithmetic, checkCoefficientsIn, checkReadableIn, type KernelOptions } from '../shared/kernel-options.js';
+import { chooseArithmetic, type KernelOptions, chooseKernelBackend } from '../shared/kernel-options.js';
 import type { ArithmeticFormat } from '../../src/formats/common/format.js';
 import type { EllOperand } from './ell-operand.js';
 import type { Range } from '../../src/core/range.js';
 import { resolveAccumulationIn } from '../shared/accumulation.js';
 import { coefficientCase } from '../gemv/coefficients.js';
 import { scaleYProgram } from '../gemv/gemv-cpu.js';
-import { checkEllSpmvArguments, type EllSpmvArguments } from './ell-spmv-arguments.js';
+import { checkEllSpmvArguments, checkEllValues, type EllSpmvArguments } from './ell-spmv-arguments.js';
 import { ellSpmvProgram } from './ell-spmv-cpu.js';
 import { wasmEllRefusal, wasmEllSpmv } from './ell-spmv-wasm.js';
 import { wasmDdEllSpmv } from './ell-spmv-dd-wasm.js';
@@ -55,7 +55,7 @@ export function ellSpmv(args: EllSpmvArguments, options?: KernelOptions & Thread
 export function ellSpmv(args: EllSpmvArguments, options: GpuBackendOptions): Promise<GpuKernelReport>;
 export function ellSpmv(args: EllSpmvArguments, options: (KernelOptions & ThreadsOption & { backend?: CpuBackendOption }) | GpuBackendOptions = {}): void | Promise<GpuKernelReport> {
   const { alpha, beta, A, x, y } = checkEllSpmvArguments(args);
-  if (chooseBackend(options) === 'gpu') {
+  if (chooseKernelBackend('ellSpmv', options) === 'gpu') {
     const call = prepareGpuCall('ellSpmv', [['A.values', A.values], ['x', x], ['y', y]], options as GpuBackendOptions, undefined, (ar) => checkEllValues(ar, alpha, beta, A, x, y));
     return ellSpmvOnGpu({ alpha, A, x, beta, y }, call, () => ellSpmv(args, { arithmetic: call.arithmetic }));
   }
@@ -103,17 +103,4 @@ export function ellSpmv(args: EllSpmvArguments, options: (KernelOptions & Thread
   } else if (cpu === 'wasm' && runWasm(requested, () => wasmEllSpmv(alpha, A.structure, va, xa, beta, y.accessor, f32, kahan))) return;
   const f = ellSpmvProgram({ values: A.values.accessor, x: x.accessor, y: y.accessor, ar, acc, alpha: alphaCase, beta: coefficientCase(beta) });
   f(rows, width, stride, colIndex, ...Operand.args(A.values.accessor), ...Operand.args(x.accessor), ...Operand.args(y.accessor), alpha, beta);
-}
-
-/**
- * α, β and the values the call reads, checked in its arithmetic (an RNS one holds no NaN or ±∞) on every backend:
- * none without rows or with α = 0, β = 1 (which return at once); α only with a stored entry; A's values and x only
- * with α ≠ 0, y only with β ≠ 0.
- * @throws {@link ModprecError} `INVALID_VALUE` naming the coefficient or the element
- */
-function checkEllValues(ar: ArithmeticFormat, alpha: number, beta: number, A: EllOperand, x: Range<1, any>, y: Range<1, any>): void {
-  const { rows, cols, width } = A.structure;
-  if (rows === 0 || (alpha === 0 && beta === 1)) return;
-  checkCoefficientsIn(ar, [...(cols > 0 && width > 0 ? [['alpha', alpha] as const] : []), ['beta', beta]]);
-  checkReadableIn(ar, [...(alpha !== 0 ? [['A.values', A.values], ['x', x]] as const : []), ...(beta !== 0 ? [['y', y] as const] : [])]);
 }

@@ -5,7 +5,8 @@
 import type { Range } from '../../src/core/range.js';
 import type { Accessor } from '../../accessors/accessor.js';
 import { fail } from '../../src/core/errors.js';
-import { checkRange, checkScalar } from '../shared/kernel-options.js';
+import type { ArithmeticFormat } from '../../src/formats/common/format.js';
+import { checkCoefficientsIn, checkRange, checkReadableIn, checkScalar } from '../shared/kernel-options.js';
 import { operatorView } from './transposed-view.js';
 import { checkNoOverlap } from '../shared/aliasing.js';
 
@@ -77,4 +78,16 @@ export function checkGemvArguments(args: GemvArguments): CheckedGemv {
   // y is written row by row while A and x are still read: no element of y may share memory with them.
   checkNoOverlap('y', y.accessor, [['A', A.accessor], ['x', x.accessor]]);
   return { alpha, beta, opA, A, x, y, m, n };
+}
+
+/**
+ * α, β and the values GEMV reads, checked in its arithmetic (an RNS one holds no NaN or ±∞) on every backend and by its bound: none for
+ * an empty op(A) or α = 0 with β = 1 (which return at once and read nothing), A and x only with α ≠ 0, y only with β ≠ 0.
+ * @throws {@link ModprecError} `INVALID_VALUE` naming the coefficient or the element
+ */
+export function checkGemvValues(ar: ArithmeticFormat, args: GemvArguments, m: number, n: number): void {
+  const { alpha, beta, A, x, y } = args;
+  if (m === 0 || n === 0 || (alpha === 0 && beta === 1)) return;
+  checkCoefficientsIn(ar, [['alpha', alpha], ['beta', beta]]);
+  checkReadableIn(ar, [...(alpha !== 0 ? [['A', A], ['x', x]] as const : []), ...(beta !== 0 ? [['y', y] as const] : [])]);
 }

@@ -6,14 +6,12 @@
  * the arithmetic, and to the rounding of the result to y's storage (see update-bound.ts).
  * @module
  */
-import { checkCoefficientsIn } from '../shared/kernel-options.js';
 import { checkBoundOptions, type BoundBackendOptions } from '../shared/bound-options.js';
-import { checkGemvArguments, type GemvArguments } from './gemv-arguments.js';
+import { checkGemvArguments, checkGemvValues, type GemvArguments } from './gemv-arguments.js';
 import { checkGpuLoop, chooseLoop, wasmLoopRefusal } from './gemv-loop-option.js';
 import type { GemvOptions } from './gemv.js';
 import { matrixMagnitudes, vectorMagnitudes, vectorScales, inflate, readRoundings } from '../shared/accessor-rounding.js';
 import { scaleBound, updateBound, updateBoundContext } from './update-bound.js';
-import { checkOptionsObject } from '../../src/backends/backend.js';
 import { arithmeticLimits, flushableRead, scaledReadOverflows, scaleUnderflowErrorAt } from '../shared/bound-terms.js';
 
 /**
@@ -26,8 +24,10 @@ import { arithmeticLimits, flushableRead, scaledReadOverflows, scaleUnderflowErr
  * @param options - the options gemv will get (arithmetic and accumulation matter; the loop order does not; `backend`, `strict` and `threads` are checked as gemv checks them)
  * @returns a Float64Array of length m (0 where gemv leaves y untouched)
  * @throws {@link ModprecError} as {@link gemv}
- *   — and, before computing anything, every option error gemv raises for the same operands and options (`backend`,
- *   `strict`, `threads`, the backend's arithmetic and accumulation limits), with the same code and parameter
+ *   — and, before computing anything, every error gemv raises for the same operands and options, in its order (`backend`,
+ *   `strict`, `threads`, the backend's arithmetic and accumulation limits; then `INVALID_VALUE` for a value or
+ *   coefficient an RNS arithmetic cannot hold; then what the backend or the pool cannot run), with the same code and
+ *   parameter
  * @example
  * ```ts
  * import { vector, matrix, formats, gemv, gemvBound } from 'modprec';
@@ -41,19 +41,18 @@ import { arithmeticLimits, flushableRead, scaledReadOverflows, scaleUnderflowErr
  * @group Kernels
  */
 export function gemvBound(args: GemvArguments, options: GemvOptions & BoundBackendOptions = {}): Float64Array {
-  checkOptionsObject(options);
   const { alpha, beta, opA, A, x, y, m, n } = checkGemvArguments(args);
   // The loop order changes no rounding (both orders do the same operations), but is checked as gemv does.
   const { arithmetic: ar, accumulation: acc } = checkBoundOptions({
-    kernel: 'gemv', operands: [['A', A], ['x', x], ['y', y]], cpuOperands: [['A', A, 'read'], ['x', x, 'read'], ['y', y, 'write']], splits: true,
+    kernel: 'gemv', operands: [['A', A], ['x', x], ['y', y]], cpuOperands: [['A', A, 'read'], ['x', x, 'read'], ['y', y, 'write']],
     beforeGpu: () => checkGpuLoop(options.loop),
+    beforeValues: (arithmetic, accumulation) => chooseLoop(options.loop, opA, arithmetic, accumulation),
+    values: (arithmetic) => checkGemvValues(arithmetic, args, m, n),
     wasmRefusal: (_, accumulation) => wasmLoopRefusal(options.loop, opA, accumulation),
-    afterCpu: (arithmetic, accumulation) => chooseLoop(options.loop, opA, arithmetic, accumulation),
+    split: () => ({ alpha, A, x, beta, y, trans: args.trans ?? 'N', loop: options.loop ?? 'auto' }),
   }, options);
   const out = new Float64Array(m);
   if (m === 0 || n === 0 || (alpha === 0 && beta === 1)) return out;
-  // As gemv: an RNS arithmetic has no NaN or ±∞ to multiply by (INVALID_VALUE naming the coefficient).
-  checkCoefficientsIn(ar, [['alpha', alpha], ['beta', beta]]);
   const absY = vectorMagnitudes(y.accessor);
   const scaleY = vectorScales(y.accessor);
   if (alpha === 0) {

@@ -11,14 +11,13 @@ import { wasmDdGemv } from './gemv-dd-wasm.js';
 import { wasmKahanGemv } from './gemv-kahan-wasm.js';
 import { chooseBackend, prepareGpuCall, gemvOnGpu, type GpuBackendOptions, type GpuKernelReport } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
 import { Operand } from '../../src/backends/cpu/operand.js';
-import { chooseArithmetic, checkCoefficientsIn, checkReadableIn, type KernelOptions } from '../shared/kernel-options.js';
+import { chooseArithmetic, type KernelOptions, chooseKernelBackend } from '../shared/kernel-options.js';
 import { resolveAccumulationIn } from '../shared/accumulation.js';
-import { checkGemvArguments, type GemvArguments } from './gemv-arguments.js';
+import { checkGemvArguments, checkGemvValues, type GemvArguments } from './gemv-arguments.js';
 import { gemvProgram, type GemvLoop } from './gemv-cpu.js';
 import { checkGpuLoop, chooseLoop, wasmLoopRefusal } from './gemv-loop-option.js';
 import { coefficientCase } from './coefficients.js';
 import { checkSplit, runSplit, threadsOf, type ThreadsOption } from '../shared/threads-option.js';
-import type { ArithmeticFormat } from '../../src/formats/common/format.js';
 
 /**
  * Options of {@link gemv}.
@@ -79,7 +78,7 @@ export function gemv(args: GemvArguments, options?: GemvOptions & { backend?: Cp
 export function gemv(args: GemvArguments, options: GpuBackendOptions): Promise<GpuKernelReport>;
 export function gemv(args: GemvArguments, options: (GemvOptions & { backend?: CpuBackendOption }) | GpuBackendOptions = {}): void | Promise<GpuKernelReport> {
   const { alpha, beta, opA, A, x, y, m, n } = checkGemvArguments(args);
-  if (chooseBackend(options) === 'gpu') {
+  if (chooseKernelBackend('gemv', options) === 'gpu') {
     const o = options as GpuBackendOptions & GemvOptions;
     checkGpuLoop(o.loop);
     const call = prepareGpuCall('gemv', [['A', A], ['x', x], ['y', y]], o, undefined, (ar) => checkGemvValues(ar, args, m, n));
@@ -130,16 +129,4 @@ export function gemv(args: GemvArguments, options: (GemvOptions & { backend?: Cp
   const f = gemvProgram({ A: opA, x: x.accessor, y: y.accessor, ar, acc, loop, alpha: alphaCase, beta: coefficientCase(beta) });
   if (alphaCase === 'zero') f(m, n, ...Operand.args(y.accessor), alpha, beta);
   else f(m, n, ...Operand.args(opA), ...Operand.args(x.accessor), ...Operand.args(y.accessor), alpha, beta, loop === 'axpy' ? scratchOf(m) : undefined);
-}
-
-/**
- * α, β and the values GEMV reads, checked in its arithmetic (an RNS one holds no NaN or ±∞) on every backend: none for
- * an empty op(A) or α = 0 with β = 1 (which return at once and read nothing), A and x only with α ≠ 0, y only with β ≠ 0.
- * @throws {@link ModprecError} `INVALID_VALUE` naming the coefficient or the element
- */
-function checkGemvValues(ar: ArithmeticFormat, args: GemvArguments, m: number, n: number): void {
-  const { alpha, beta, A, x, y } = args;
-  if (m === 0 || n === 0 || (alpha === 0 && beta === 1)) return;
-  checkCoefficientsIn(ar, [['alpha', alpha], ['beta', beta]]);
-  checkReadableIn(ar, [...(alpha !== 0 ? [['A', A], ['x', x]] as const : []), ...(beta !== 0 ? [['y', y] as const] : [])]);
 }

@@ -19,14 +19,13 @@
  * @module
  */
 import type { Range } from '../../src/core/range.js';
-import { checkRange } from '../shared/kernel-options.js';
+import { checkRange, checkReadableIn } from '../shared/kernel-options.js';
 import { checkBoundOptions, type BoundBackendOptions } from '../shared/bound-options.js';
 import type { ArithmeticFormat } from '../../src/formats/common/format.js';
 import { gamma, type Accumulation } from '../shared/accumulation.js';
 import { checkSize } from '../../src/core/errors.js';
 import { vector } from '../../src/core/vectors.js';
 import { arithmeticLimits, elementReadRoundings, flushableRead, returnedDoubleBound, scaledReadOverflows, scaleUnderflowError, storedMagnitude } from '../shared/bound-terms.js';
-import { checkOptionsObject } from '../../src/backends/backend.js';
 
 /**
  * The relative part of {@link nrm2Bound} for n elements read exactly (no read roundings, no underflow):
@@ -51,13 +50,12 @@ import { checkOptionsObject } from '../../src/backends/backend.js';
  * @group Kernels
  */
 export function nrm2RelativeBound(n: number, options: BoundBackendOptions = {}): number {
-  checkOptionsObject(options);
   checkSize('n', n);
   // The kernel's own option checks, on an empty fp64 vector: the refusals that do not depend on x's storage
   // (this function has no x; before, it checked arithmetic and accumulation only and accepted e.g. threads).
   exactOperand ??= vector([]);
   const { arithmetic: ar, accumulation: acc } = checkBoundOptions(
-    { kernel: 'nrm2', operands: [['x', exactOperand]], cpuOperands: [['x', exactOperand, 'read']], splits: false }, options,
+    { kernel: 'nrm2', operands: [['x', exactOperand]], cpuOperands: [['x', exactOperand, 'read']] }, options,
   );
   const relative = relativeBound(n, ar, acc);
   // fp64 and fp32 norms are doubles already; a wider one is rounded once to the double returned (as returnedDoubleBound).
@@ -85,8 +83,10 @@ function relativeBound(n: number, ar: ArithmeticFormat, acc: Accumulation): numb
  *   the arithmetic without overflow, or the norm overflows fp64
  * @throws {@link ModprecError} `INVALID_FORMAT` for an unknown arithmetic, `INVALID_OPTION` for an unknown accumulation or one the
  *   kernel refuses in the arithmetic (e.g. 'kahan' in dd)
- *   — and, before computing anything, every option error nrm2 raises for the same operands and options (`backend`,
- *   `strict`, `threads`, the backend's arithmetic and accumulation limits), with the same code and parameter
+ *   — and, before computing anything, every error nrm2 raises for the same operands and options, in its order (`backend`,
+ *   `strict`, `threads`, the backend's arithmetic and accumulation limits; then `INVALID_VALUE` for a value or
+ *   coefficient an RNS arithmetic cannot hold; then what the backend or the pool cannot run), with the same code and
+ *   parameter
  * @example
  * ```ts
  * import { vector, nrm2, nrm2Bound } from 'modprec';
@@ -99,11 +99,13 @@ function relativeBound(n: number, ar: ArithmeticFormat, acc: Accumulation): numb
  * @group Kernels
  */
 export function nrm2Bound(x: Range<1, any>, options: BoundBackendOptions = {}): number {
-  checkOptionsObject(options);
   checkRange('x', x, 1);
   const n = x.length();
   // Options are checked as nrm2 checks them, also where the bound is 0.
-  const { arithmetic: ar, accumulation: acc } = checkBoundOptions({ kernel: 'nrm2', operands: [['x', x]], cpuOperands: [['x', x, 'read']], splits: false }, options);
+  const { arithmetic: ar, accumulation: acc } = checkBoundOptions({
+    kernel: 'nrm2', operands: [['x', x]], cpuOperands: [['x', x, 'read']],
+    values: (arithmetic) => checkReadableIn(arithmetic, [['x', x]]),
+  }, options);
   if (n === 0) return 0;
   const u = ar.unitRoundoff;
   const { opEta: eta, max, readEta } = arithmeticLimits(ar);

@@ -9,8 +9,7 @@
  */
 import type { Range } from '../../src/core/range.js';
 import { storeBound, termBound, scaledWriteFails } from '../shared/bound-terms.js';
-import { checkOptionsObject } from '../../src/backends/backend.js';
-import { checkScalArguments } from './scal-arguments.js';
+import { checkScalArguments, checkScalValues } from './scal-arguments.js';
 import { checkBoundOptions, type BoundBackendOptions } from '../shared/bound-options.js';
 
 /**
@@ -22,8 +21,10 @@ import { checkBoundOptions, type BoundBackendOptions } from '../shared/bound-opt
  * @param options - the kernel's options (the arithmetic decides u; `backend`, `strict` and `threads` are checked as scal checks them)
  * @returns one bound per component (empty for empty vectors)
  * @throws {@link ModprecError} `INVALID_FORMAT` for an unknown arithmetic
- *   — and, before computing anything, every option error scal raises for the same operands and options (`backend`,
- *   `strict`, `threads`, the backend's arithmetic and accumulation limits), with the same code and parameter
+ *   — and, before computing anything, every error scal raises for the same operands and options, in its order (`backend`,
+ *   `strict`, `threads`, the backend's arithmetic and accumulation limits; then `INVALID_VALUE` for a value or
+ *   coefficient an RNS arithmetic cannot hold; then what the backend or the pool cannot run), with the same code and
+ *   parameter
  * @example
  * ```ts
  * import { vector, formats, scal, scalBound } from 'modprec';
@@ -36,13 +37,13 @@ import { checkBoundOptions, type BoundBackendOptions } from '../shared/bound-opt
  * @group Kernels
  */
 export function scalBound(alpha: number, x: Range<1, any>, options: BoundBackendOptions = {}): Float64Array {
-  checkOptionsObject(options);
   checkScalArguments(alpha, x);
   const n = x.length();
   const out = new Float64Array(n);
   // Options are checked as scal checks them, also where every bound is 0.
   const { arithmetic: ar } = checkBoundOptions({
-    kernel: 'scal', operands: [['x', x]], cpuOperands: [['x', x, 'write']], elementwise: true, splits: true,
+    kernel: 'scal', operands: [['x', x]], cpuOperands: [['x', x, 'write']], elementwise: true, split: () => ({ alpha, x }),
+    values: (arithmetic) => checkScalValues(arithmetic, alpha, x),
   }, options);
   if (n === 0 || alpha === 1) return out;
   // α = 0 stores exact zeros — through the scale, which may convert to 0 or ±∞ in the arithmetic (0/0 = NaN).

@@ -3,7 +3,7 @@
  * @module
  */
 import type { Range } from '../../src/core/range.js';
-import { chooseArithmetic, checkReadableIn, checkCoefficientsIn, type KernelOptions } from '../shared/kernel-options.js';
+import { chooseArithmetic, type KernelOptions, chooseKernelBackend } from '../shared/kernel-options.js';
 import { vectorKernel, operandArgs } from '../../src/backends/cpu/vector-kernel.js';
 import { loadVectorElement } from '../../src/backends/cpu/reduction-kernel.js';
 import { chooseCpuBackend, wasmNumericsOf, type CpuBackendOption } from '../shared/cpu-backend.js';
@@ -13,7 +13,7 @@ import { wasmUpdateFor } from '../shared/update-dd-output-wasm.js';
 import { span } from '../../src/core/span.js';
 import { recursiveAccumulation, resolveAccumulation } from '../shared/accumulation.js';
 import { chooseBackend, prepareGpuCall, updateOnGpu, quickReport, type GpuBackendOptions, type GpuKernelReport } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
-import { checkScalArguments } from './scal-arguments.js';
+import { checkScalArguments, checkScalValues } from './scal-arguments.js';
 import { checkSplit, runSplit, threadsOf, type ThreadsOption } from '../shared/threads-option.js';
 
 /**
@@ -39,11 +39,8 @@ export function scal(alpha: number, x: Range<1, any>, options: GpuBackendOptions
 export function scal(alpha: number, x: Range<1, any>, options: (KernelOptions & ThreadsOption & { backend?: CpuBackendOption }) | GpuBackendOptions = {}): void | Promise<GpuKernelReport> {
   checkScalArguments(alpha, x);
   const n = x.length();
-  if (chooseBackend(options) === 'gpu') {
-    const call = prepareGpuCall('scal', [['x', x]], options as GpuBackendOptions, undefined, (ar) => {
-      if (n > 0 && alpha !== 1) checkCoefficientsIn(ar, [['alpha', alpha]]);
-      checkReadableIn(ar, alpha !== 0 && alpha !== 1 ? [['x', x]] : []);
-    });
+  if (chooseKernelBackend('scal', options) === 'gpu') {
+    const call = prepareGpuCall('scal', [['x', x]], options as GpuBackendOptions, undefined, (ar) => checkScalValues(ar, alpha, x));
     const cpu = (): void => scal(alpha, x, { arithmetic: call.arithmetic });
     return n === 0 || alpha === 1 ? quickReport(call) : updateOnGpu({ alpha, x, beta: 0, out: x }, call, cpu);
   }
@@ -52,9 +49,8 @@ export function scal(alpha: number, x: Range<1, any>, options: (KernelOptions & 
   const ar = chooseArithmetic(options.arithmetic, [x]);
   // No reduction to order, but the option is validated as every kernel validates it (and as backend 'gpu' does).
   resolveAccumulation(options.accumulation);
-  if (n > 0 && alpha !== 1) checkCoefficientsIn(ar, [['alpha', alpha]]);
   // α = 0 writes zeros and α = 1 returns at once (as backend 'gpu' does): neither reads x, so neither checks it.
-  checkReadableIn(ar, alpha !== 0 && alpha !== 1 ? [['x', x]] : []);
+  checkScalValues(ar, alpha, x);
   const cpu = chooseCpuBackend(requested, { kernel: 'scal', operands: [['x', x, 'write']], arithmetic: ar, accumulation: recursiveAccumulation });
   const threads = threadsOf(options, 'scal');
   // The pool checks the call also where it returns at once: a terminated pool is an error whatever α and n.

@@ -48,12 +48,13 @@ export interface KernelThreads {
    */
   runSplit(call: SplitCall): number | undefined;
   /**
-   * Checks a call's options with this pool, whatever its sizes (the bound functions call this).
+   * Checks a call's options with this pool, whatever its sizes ({@link KernelThreads.checkSplit} starts with this).
    * @throws {@link modprec!ModprecError} what {@link KernelThreads.runSplit} throws for these options
    */
   checkOptions(kernel: SplitCall['kernel'], arithmetic: ArithmeticFormat, accumulation: Accumulation): void;
   /**
-   * Checks a whole call with this pool, whatever its sizes (the kernels call this before a quick return).
+   * Checks a whole call with this pool, whatever its sizes (the kernels call this before a quick return, the bound
+   * functions for the call they bound).
    * @throws {@link modprec!ModprecError} what {@link KernelThreads.runSplit} throws for this call before it runs
    */
   checkSplit(call: SplitCall): void;

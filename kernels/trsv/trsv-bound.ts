@@ -39,6 +39,8 @@ import type { Accumulation } from '../shared/accumulation.js';
 import type { Range } from '../../src/core/range.js';
 import { rnsGpuBlockSize, trsvBlockSize, type TrsvGpuOptions } from './trsv-block-size.js';
 import { gpuTrsvBound } from './trsv-gpu-bound.js';
+import { checkTrsvValues } from './trsv-pivots.js';
+import { isRnsArithmetic } from '../../src/backends/webgpu-bridge/gpu-backend.js';
 import { trsvKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
 
 /**
@@ -72,7 +74,7 @@ function gpuSubstitutes(x: Range<1, any>, arithmetic: string): boolean {
  * @param args - the arguments trsv got (x now holding x̂)
  * @param options - the options trsv got (arithmetic and accumulation matter; `backend: 'gpu'` for a GPU run)
  * @returns a Float64Array of length n
- * @throws {@link ModprecError} as {@link trsv} (for `backend: 'gpu'`, the same option errors as the GPU call)
+ * @throws {@link ModprecError} as {@link trsv}, in its order (for `backend: 'gpu'`, the errors of the GPU call)
  * @example
  * ```ts
  * import { vector, matrix, formats, trsv, trsvBound } from 'modprec';
@@ -88,14 +90,19 @@ function gpuSubstitutes(x: Range<1, any>, arithmetic: string): boolean {
  */
 export function trsvBound(args: TrsvArguments, options: (KernelOptions & { backend?: 'cpu' | 'wasm' | 'js' }) | TrsvGpuOptions = {}): Float64Array {
   const checked = checkTrsvArguments(args);
-  const { A, x, T, lower, unit, n } = checked;
+  const { A, x, T, unit, n } = checked;
   // The options as trsv checks them: backend, strict, threads (refused: a substitution does not split), the block size.
   const { arithmetic: ar, accumulation: acc, gpu } = checkBoundOptions({
-    kernel: 'trsv', operands: [['A', A], ['x', x]], cpuOperands: [['A', A, 'read'], ['x', x, 'write']], splits: false,
+    kernel: 'trsv', operands: [['A', A], ['x', x]], cpuOperands: [['A', A, 'read'], ['x', x, 'write']],
     beforeGpu: () => trsvBlockSize(options, 'gpu'),
     // RNS on the GPU solves by substitution (no blockSize: it refuses one).
-    afterGpu: (call) => { trsvBlockSize(options, 'gpu', call.gpuArithmetic === 'dd', n); if (call.rns) rnsGpuBlockSize(options); },
+    afterGpu: (call) => { trsvBlockSize(options, 'gpu', call.gpuArithmetic === 'dd', n); },
     beforeCpu: () => trsvBlockSize(options, 'cpu'),
+    values: (arithmetic) => {
+      // An RNS block size before the values, as trsv orders them on the GPU (the CPU refused any block size before).
+      if (isRnsArithmetic(arithmetic)) rnsGpuBlockSize(options);
+      checkTrsvValues(arithmetic, A, x, (args.uplo ?? 'U') === 'U', unit);
+    },
     wasmRefusal: (arithmetic, accumulation) => wasmTrsvCallRefusal(T, arithmetic, accumulation),
   }, options as BoundBackendOptions);
   // RNS on the GPU solves by substitution, as the CPU (two roundings a row, within its bound): the CPU's bound, in the

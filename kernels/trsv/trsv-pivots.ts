@@ -7,6 +7,7 @@
 import type { Range } from '../../src/core/range.js';
 import type { ArithmeticFormat, MpValueLike } from '../../src/formats/common/format.js';
 import { fail } from '../../src/core/errors.js';
+import { checkReadableIn } from '../shared/kernel-options.js';
 
 /** Whether an exact storage value (of any kind) is zero. */
 function isZero(kind: string, v: unknown): boolean {
@@ -55,4 +56,20 @@ export function checkPivotsIn(ar: ArithmeticFormat, A: Range<2, any>, upper: boo
       }
     }
   }
+}
+
+/**
+ * The values TRSV reads, checked in its arithmetic on every backend and by its bound: x (b) whole, then A's `uplo`
+ * triangle and pivots ({@link checkPivotsIn}). No-op for IEEE arithmetics.
+ * @param ar - the kernel's arithmetic
+ * @param A - the matrix as the caller passed it
+ * @param x - the right-hand side, overwritten by the solution
+ * @param upper - whether A's upper triangle is the one read (uplo = 'U')
+ * @param unit - unit diagonal (not read)
+ * @throws {@link ModprecError} `INVALID_VALUE` naming the element (`x[1]`, `A[2, 2]`)
+ */
+export function checkTrsvValues(ar: ArithmeticFormat, A: Range<2, any>, x: Range<1, any>, upper: boolean, unit: boolean): void {
+  // Only x is scanned whole: A's unused triangle may hold anything.
+  checkReadableIn(ar, [['x', x]]);
+  checkPivotsIn(ar, A, upper, unit);
 }

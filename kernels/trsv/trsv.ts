@@ -14,11 +14,11 @@ import { wasmDdSumTrsv } from './trsv-dd-sum-wasm.js';
 import { chooseBackend, isRnsArithmetic, prepareGpuCall, trsvOnGpu, type GpuKernelReport } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
 import { rnsGpuBlockSize, trsvBlockSize, type TrsvGpuOptions } from './trsv-block-size.js';
 import { Operand } from '../../src/backends/cpu/operand.js';
-import { chooseArithmetic, checkReadableIn, type KernelOptions } from '../shared/kernel-options.js';
+import { chooseArithmetic, type KernelOptions, chooseKernelBackend } from '../shared/kernel-options.js';
 import { resolveAccumulationIn } from '../shared/accumulation.js';
 import { checkTrsvArguments, type TrsvArguments } from './trsv-arguments.js';
 import { trsvNeedsScratch, trsvProgram } from './trsv-cpu.js';
-import { checkPivotsIn } from './trsv-pivots.js';
+import { checkTrsvValues } from './trsv-pivots.js';
 import { solveRestoringX } from './trsv-rns-overflow.js';
 import { threadsOf } from '../shared/threads-option.js';
 
@@ -75,13 +75,12 @@ export function trsv(args: TrsvArguments, options?: KernelOptions & { backend?: 
 export function trsv(args: TrsvArguments, options: TrsvGpuOptions): Promise<GpuKernelReport>;
 export function trsv(args: TrsvArguments, options: (KernelOptions & { backend?: CpuBackendOption }) | TrsvGpuOptions = {}): void | Promise<GpuKernelReport> {
   const { A, x, T, lower, unit, n } = checkTrsvArguments(args);
-  if (chooseBackend(options) === 'gpu') {
+  if (chooseKernelBackend('trsv', options) === 'gpu') {
     trsvBlockSize(options, 'gpu');
     const call = prepareGpuCall('trsv', [['A', A], ['x', x]], options as TrsvGpuOptions, undefined, (ar) => {
       // An option before the values, as on the CPU (whose blockSize refusal comes first).
       if (isRnsArithmetic(ar)) rnsGpuBlockSize(options);
-      checkReadableIn(ar, [['x', x]]);
-      checkPivotsIn(ar, A, (args.uplo ?? 'U') === 'U', unit);
+      checkTrsvValues(ar, A, x, (args.uplo ?? 'U') === 'U', unit);
     });
     const blockSize = trsvBlockSize(options, 'gpu', call.gpuArithmetic === 'dd', n)!;
     return trsvOnGpu({ A, x, uplo: args.uplo ?? 'U', trans: args.trans ?? 'N', diag: unit ? 'U' : 'N', blockSize }, call, () => trsv(args, { arithmetic: call.arithmetic }));
@@ -89,11 +88,9 @@ export function trsv(args: TrsvArguments, options: (KernelOptions & { backend?: 
   trsvBlockSize(options, 'cpu');
   options = options as KernelOptions;
   const ar = chooseArithmetic(options.arithmetic, [A, x]);
-  // Only x is scanned whole: A's unused triangle may hold anything; its used triangle and pivots are checked below.
   // Options, then values (then what a backend cannot run): the order of every backend.
   const acc = resolveAccumulationIn(options.accumulation, ar);
-  checkReadableIn(ar, [['x', x]]);
-  checkPivotsIn(ar, A, (args.uplo ?? 'U') === 'U', unit);
+  checkTrsvValues(ar, A, x, (args.uplo ?? 'U') === 'U', unit);
   const requested = chooseBackend(options);
   const cpu = chooseCpuBackend(requested, {
     kernel: 'trsv', operands: [['A', A, 'read'], ['x', x, 'write']], arithmetic: ar, accumulation: acc,

@@ -19,8 +19,7 @@
  */
 import type { Range } from '../../src/core/range.js';
 import { storeBound, termBound, scaledWriteFails } from '../shared/bound-terms.js';
-import { checkOptionsObject } from '../../src/backends/backend.js';
-import { checkWaxpbyArguments } from './waxpby-arguments.js';
+import { checkWaxpbyArguments, checkWaxpbyValues } from './waxpby-arguments.js';
 import { checkBoundOptions, type BoundBackendOptions } from '../shared/bound-options.js';
 
 
@@ -37,8 +36,10 @@ import { checkBoundOptions, type BoundBackendOptions } from '../shared/bound-opt
  * @param options - the kernel's options (the arithmetic decides u; `backend`, `strict` and `threads` are checked as waxpby checks them)
  * @returns one bound per component (empty for empty vectors)
  * @throws {@link ModprecError} `INVALID_FORMAT` for an unknown arithmetic
- *   — and, before computing anything, every option error waxpby raises for the same operands and options (`backend`,
- *   `strict`, `threads`, the backend's arithmetic and accumulation limits), with the same code and parameter
+ *   — and, before computing anything, every error waxpby raises for the same operands and options, in its order (`backend`,
+ *   `strict`, `threads`, the backend's arithmetic and accumulation limits; then `INVALID_VALUE` for a value or
+ *   coefficient an RNS arithmetic cannot hold; then what the backend or the pool cannot run), with the same code and
+ *   parameter
  * @example
  * ```ts
  * import { vector, waxpby, waxpbyBound } from 'modprec';
@@ -53,13 +54,13 @@ import { checkBoundOptions, type BoundBackendOptions } from '../shared/bound-opt
 export function waxpbyBound(
   alpha: number, x: Range<1, any>, beta: number, y: Range<1, any>, w: Range<1, any>, options: BoundBackendOptions = {},
 ): Float64Array {
-  checkOptionsObject(options);
   checkWaxpbyArguments(alpha, x, beta, y, w);
   const n = x.length();
   const out = new Float64Array(n);
   // Options are checked as waxpby checks them, also where every bound is 0.
   const { arithmetic: ar } = checkBoundOptions({
-    kernel: 'waxpby', operands: [['x', x], ['y', y], ['w', w]], cpuOperands: [...(alpha !== 0 ? [['x', x, 'read'] as const] : []), ...(beta !== 0 ? [['y', y, 'read'] as const] : []), ['w', w, 'write']], elementwise: true, splits: true,
+    kernel: 'waxpby', operands: [['x', x], ['y', y], ['w', w]], cpuOperands: [...(alpha !== 0 ? [['x', x, 'read'] as const] : []), ...(beta !== 0 ? [['y', y, 'read'] as const] : []), ['w', w, 'write']], elementwise: true,
+    split: () => ({ alpha, x, beta, y, w }), values: (arithmetic) => checkWaxpbyValues(arithmetic, alpha, x, beta, y),
   }, options);
   if (n === 0) return out;
   const useX = alpha !== 0;

@@ -3,7 +3,7 @@
  * @module
  */
 import type { Range } from '../../src/core/range.js';
-import { chooseArithmetic, checkReadableIn, checkCoefficientsIn, type KernelOptions } from '../shared/kernel-options.js';
+import { chooseArithmetic, type KernelOptions, chooseKernelBackend } from '../shared/kernel-options.js';
 import { vectorKernel, operandArgs } from '../../src/backends/cpu/vector-kernel.js';
 import { loadVectorElement } from '../../src/backends/cpu/reduction-kernel.js';
 import { chooseCpuBackend, wasmNumericsOf, type CpuBackendOption } from '../shared/cpu-backend.js';
@@ -13,7 +13,7 @@ import { wasmUpdateFor } from '../shared/update-dd-output-wasm.js';
 import { span } from '../../src/core/span.js';
 import { recursiveAccumulation, resolveAccumulation } from '../shared/accumulation.js';
 import { chooseBackend, prepareGpuCall, updateOnGpu, quickReport, type GpuBackendOptions, type GpuKernelReport } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
-import { checkWaxpbyArguments } from './waxpby-arguments.js';
+import { checkWaxpbyArguments, checkWaxpbyValues } from './waxpby-arguments.js';
 import { checkSplit, runSplit, threadsOf, type ThreadsOption } from '../shared/threads-option.js';
 
 /**
@@ -48,11 +48,8 @@ export function waxpby(
 ): void | Promise<GpuKernelReport> {
   checkWaxpbyArguments(alpha, x, beta, y, w);
   const n = x.length();
-  if (chooseBackend(options) === 'gpu') {
-    const call = prepareGpuCall('waxpby', [['x', x], ['y', y], ['w', w]], options as GpuBackendOptions, undefined, (ar) => {
-      if (n > 0) checkCoefficientsIn(ar, [['alpha', alpha], ['beta', beta]]);
-      checkReadableIn(ar, [...(alpha !== 0 ? [['x', x] as const] : []), ...(beta !== 0 ? [['y', y] as const] : [])]);
-    });
+  if (chooseKernelBackend('waxpby', options) === 'gpu') {
+    const call = prepareGpuCall('waxpby', [['x', x], ['y', y], ['w', w]], options as GpuBackendOptions, undefined, (ar) => checkWaxpbyValues(ar, alpha, x, beta, y));
     const cpu = (): void => waxpby(alpha, x, beta, y, w, { arithmetic: call.arithmetic });
     return n === 0 ? quickReport(call) : updateOnGpu({ alpha, x, beta, y, out: w }, call, cpu);
   }
@@ -61,8 +58,7 @@ export function waxpby(
   const ar = chooseArithmetic(options.arithmetic, [x, y, w]);
   // No reduction to order, but the option is validated as every kernel validates it (and as backend 'gpu' does).
   resolveAccumulation(options.accumulation);
-  if (n > 0) checkCoefficientsIn(ar, [['alpha', alpha], ['beta', beta]]);
-  checkReadableIn(ar, [...(alpha !== 0 ? [['x', x] as const] : []), ...(beta !== 0 ? [['y', y] as const] : [])]);
+  checkWaxpbyValues(ar, alpha, x, beta, y);
   const useX = alpha !== 0;
   const useY = beta !== 0;
   const cpu = chooseCpuBackend(requested, {

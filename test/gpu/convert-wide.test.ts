@@ -132,6 +132,19 @@ describe('gpuConvert into scaled integers', () => {
       const x = await toDevice(bad, { format: 'f32' });
       await expect(gpuConvert(x, 'i8')).rejects.toMatchObject({ code: 'INVALID_VALUE', parameter: 'x' });
     }
+    // Block maxima below 2^-126 (binary32 subnormals, which a device may flush in comparisons; doubles that the
+    // read gives as ±0) and below 2^-126·qmax: no normal binary32 scale, from every source and in the upload alike.
+    for (const source of ['f32', 'bf16', 'ff', 'f64'] as const) {
+      for (const bad of [[1e-39, 0], [0, -1e-39, 1e-40], [1e-36, 0], ...(source === 'f64' ? [[1e-300, 0], [0, -5e-324]] : [])]) {
+        const x = await toDevice(bad, { format: source });
+        await expect(gpuConvert(x, 'i8'), `${source} ${bad}`).rejects.toMatchObject({ code: 'INVALID_VALUE', parameter: 'x' });
+        expect(() => GPU_FORMATS.i8.encode(bad, 'x', 64), `upload ${bad}`).toThrow(expect.objectContaining({ code: 'INVALID_VALUE' }));
+      }
+      // The smallest maximum with a normal scale converts, and an element far below the scale rounds to 0.
+      const x = await toDevice([127 * 2 ** -126, 1e-39], { format: source });
+      const { array } = await gpuConvert(x, 'i8');
+      expect([...(await array.toHost())]).toEqual([127 * 2 ** -126, 0]);
+    }
     const x = await toDevice([1, 2]);
     await expect(gpuConvert(x, 'i16', { scaleBlock: 0 })).rejects.toMatchObject({ code: 'INVALID_SIZE', parameter: 'options.scaleBlock' });
   });

@@ -8,10 +8,12 @@
  * Regression: a scaled float write was modelled in the kernel's arithmetic, but it happened in the range's own (an
  * fp32 range under a scale of 3 keeps 0.10000000521540642 for 0.1; the bound in fp64 was 6.7e-17), without the
  * scale's own conversion (fl(s)) or its subnormal-range error (a scale of 1e-40 in fp32).
+ * Regression: `original` was not checked (`{ original: 'no' }` counted as true); it must be a boolean, checked after
+ * every check dot makes of the same call.
  */
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { dot, dotBound, range, rowMajor, scaledReducedRowMajor } from '../../src/index.js';
+import { dot, dotBound, ModprecError, range, rowMajor, scaledReducedRowMajor, vector } from '../../src/index.js';
 import { exactDot } from '../../src/testing/exact.js';
 import { within } from '../wasm/public-operands.js';
 
@@ -85,5 +87,18 @@ describe('dotBound with original: true', () => {
     expect(dotBound(small, ones, { original: true })).toBeGreaterThanOrEqual(3e-9);
     const q = written({ storage: 'i8', scale: 'one', s: 0.5 }, [0.2, 0.3, 0.7], 'f64');
     expect(Math.abs(dot(q, ones) - 1.2)).toBeLessThanOrEqual(dotBound(q, ones, { original: true }));
+  });
+
+  it('original must be a boolean: anything else is INVALID_OPTION naming it, after the errors dot raises', () => {
+    const code = (f: () => unknown): string => { try { f(); return 'ok'; } catch (e) { if (e instanceof ModprecError) return `${e.code} ${e.parameter}`; throw e; } };
+    const x = vector([0.1, 0.2]);
+    for (const original of ['no', 1, 0, null, {}]) {
+      expect(code(() => dotBound(x, x, { original } as never))).toBe('INVALID_OPTION options.original');
+      expect(code(() => dotBound(vector([]), vector([]), { original } as never))).toBe('INVALID_OPTION options.original');
+      // dot's own refusal of the same call first (dot ignores original).
+      expect(code(() => dotBound(x, x, { original, accumulation: 'nope' } as never))).toBe(code(() => dot(x, x, { accumulation: 'nope' } as never)));
+    }
+    expect(dotBound(x, x, { original: false })).toBe(dotBound(x, x));
+    expect(dotBound(x, x, { original: true })).toBeGreaterThan(dotBound(x, x));
   });
 });

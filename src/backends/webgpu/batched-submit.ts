@@ -16,6 +16,7 @@
  */
 import type { GpuContext } from './backend.js';
 import type { GpuBuffer, GpuCommandEncoder } from './webgpu-types.js';
+import { forgetGpuTimestampsSince, gpuTimestampMark } from './gpu-timestamps.js';
 
 /** The open batch: its encoder, what its passes bind, and buffers to destroy once it has run. */
 export interface OpenBatch {
@@ -65,11 +66,14 @@ export async function withBatchedSubmit<T>(context: GpuContext, issue: () => Pro
     throw new Error('withBatchedSubmit: a call submitted its own command buffer (a read-back or a kernel with its own encoder), which would run before the batch\'s passes — this call cannot be batched');
   };
   open = { batch, device };
+  const stamped = gpuTimestampMark(context);
   let result: T;
   try {
     result = await issue();
   } catch (e) {
     batch.doomed.forEach((b) => b.destroy());
+    // The batch's encoder is dropped: its calls' timestamps are never written.
+    forgetGpuTimestampsSince(context, stamped);
     throw e;
   } finally {
     open = undefined;
@@ -82,6 +86,9 @@ export async function withBatchedSubmit<T>(context: GpuContext, issue: () => Pro
   (submit as (c: unknown[]) => void).call(queue, [batch.encoder.finish()]);
   const error = await device.popErrorScope();
   if (batch.doomed.length > 0) void device.queue.onSubmittedWorkDone().then(() => batch.doomed.forEach((b) => b.destroy()));
-  if (error) throw new Error(`withBatchedSubmit: the batch's submit failed validation: ${error.message}`);
+  if (error) {
+    forgetGpuTimestampsSince(context, stamped);
+    throw new Error(`withBatchedSubmit: the batch's submit failed validation: ${error.message}`);
+  }
   return result;
 }

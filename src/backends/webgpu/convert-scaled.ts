@@ -19,6 +19,18 @@ export function integerMax(format: GpuStorageFormat): number {
   return 2 ** format.significandBits - 1;
 }
 
+/**
+ * For a binary64 source: a test of element k's high word noting a nonzero double below 2^-126, which the
+ * read into float-float gives as ±0 (mpF64).
+ */
+function tinyDoubleTest(x: DeviceArray): string[] {
+  if (x.format.name !== 'f64') return [];
+  return [
+    'const tw = mpBits(X[k * 2 + 1]);',
+    'if (((tw >> 20) & 2047) < 897 && ((tw & 2147483647) | mpBits(X[k * 2])) !== 0) { tiny = 1; }',
+  ];
+}
+
 /** Thread per block: the block's scale, or −1 when an element is not finite or the scale underflows. */
 function scaleSource(x: DeviceArray, arithmetic: GpuArithmetic): { source: string; args: ReturnType<typeof arrayArgs> } {
   const args = [...arrayArgs('X', x), ['n', 'Integer'] as const, ['block', 'Integer'] as const, ['qmax', 'Float'] as const];
@@ -30,15 +42,23 @@ function scaleSource(x: DeviceArray, arithmetic: GpuArithmetic): { source: strin
     'let mh = 0.0;',
     'let ml = 0.0;',
     'let bad = mpI32(0);',
+    'let tiny = mpI32(0);',
     'for (let k = b0; k < b1; k++) {',
     read.code,
     `const pair = ${asPair(read.register)}; let h = pair[0]; let l = pair[1];`,
     // Bit tests, not comparisons: WGSL lets compilers assume that NaN and ∞ never occur.
     'if ((mpBits(h) & 2147483647) >= 2139095040) { bad = 1; }',
+    // A nonzero magnitude below 2^-126 (a binary32 subnormal, which a device may flush to zero in every
+    // comparison, or a double that the read turned into ±0): noted from the bits, so that a block whose maximum
+    // it is fails as on every other device instead of reading as a zero block.
+    'if ((mpBits(h) & 2147483647) !== 0 && (mpBits(h) & 2139095040) === 0) { tiny = 1; }',
+    ...tinyDoubleTest(x),
     'if (h < 0.0) { h = -h; l = -l; }',
     'if (h > mh || (h === mh && l > ml)) { mh = h; ml = l; }',
     '}',
     'if (bad !== 0) { return -1.0; }',
+    // The largest element is below 2^-126 (mh is then zero or subnormal): its scale cannot be a normal binary32.
+    'if (tiny !== 0 && (mpBits(mh) & 2139095040) === 0) { return -1.0; }',
     'return mpScaleOf(mh, ml, qmax);',
   ];
   return { source: kernelSource(args, body), args };

@@ -186,23 +186,54 @@ export async function collectGpuTimestamps(context: GpuContext): Promise<BatchTi
   const device = context.device;
   const kept = records.filter((r) => ring.total - r.at <= RING_QUERIES);
   if (kept.length === 0) return { calls: [], lost: records.length, quantized: false };
-  const bytes = RING_QUERIES * 8;
+  // Only the kept calls' own slots are resolved, each run of them at a 256-byte aligned offset (resolveQuerySet's
+  // rule). Resolving the whole ring hung the NVIDIA H200 (Dawn over Vulkan): slots that a dropped encoder (a refused
+  // batch) stamped count as written, and the resolve waits for stamps that never come.
+  const offsets = kept.map((r) => r.passes * 16);
+  let bytes = 0;
+  for (let k = 0; k < offsets.length; k++) {
+    const size = offsets[k]!;
+    offsets[k] = bytes;
+    bytes += Math.ceil(size / 256) * 256;
+  }
   const resolved = device.createBuffer({ size: bytes, usage: QUERY_RESOLVE | COPY_SRC });
   const staging = device.createBuffer({ size: bytes, usage: MAP_READ | COPY_DST });
-  let words: Uint32Array;
+  const words = new Uint32Array(2 * RING_QUERIES);
   try {
     const encoder = device.createCommandEncoder() as ReturnType<GpuDevice['createCommandEncoder']> & { resolveQuerySet(q: unknown, first: number, count: number, dst: GpuBuffer, offset: number): void };
-    encoder.resolveQuerySet(ring.querySet, 0, RING_QUERIES, resolved, 0);
+    kept.forEach((r, k) => encoder.resolveQuerySet(ring.querySet, r.slot, 2 * r.passes, resolved, offsets[k]!));
     encoder.copyBufferToBuffer(resolved, 0, staging, 0, bytes);
     device.queue.submit([encoder.finish()]);
     await staging.mapAsync(MAP_READ);
-    words = new Uint32Array(staging.getMappedRange().slice(0));
+    const got = new Uint32Array(staging.getMappedRange().slice(0));
+    kept.forEach((r, k) => words.set(got.subarray(offsets[k]! / 4, offsets[k]! / 4 + 4 * r.passes), 2 * r.slot));
     staging.unmap();
   } finally {
     resolved.destroy();
     staging.destroy();
   }
   return timestampsFromWords(words, kept, records.length - kept.length);
+}
+
+/**
+ * How many calls have been stamped in the batch being collected on `context`'s device (a mark for
+ * {@link forgetGpuTimestampsSince}); undefined when none is being collected.
+ * @param context - the GPU context
+ * @returns the mark
+ */
+export function gpuTimestampMark(context: GpuContext): number | undefined {
+  return rings.get(context.device)?.records?.length;
+}
+
+/**
+ * Forgets the calls stamped after `mark` whose passes were encoded but will never be submitted (a refused batch):
+ * resolving their slots would wait for stamps that never come.
+ * @param context - the GPU context
+ * @param mark - what {@link gpuTimestampMark} returned before those calls
+ */
+export function forgetGpuTimestampsSince(context: GpuContext, mark: number | undefined): void {
+  const records = rings.get(context.device)?.records;
+  if (records && mark !== undefined && records.length > mark) records.length = mark;
 }
 
 /**

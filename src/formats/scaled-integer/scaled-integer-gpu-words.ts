@@ -49,7 +49,9 @@ function scaledInteger(name: 'i8' | 'i16'): GpuStoragePart {
         // The smallest binary32 s with s·qmax ≥ max (s·qmax is exact in a double), as the device computes it.
         let scale = Math.fround(max / qmax);
         if (scale * qmax < max) scale = nextBinary32(scale);
-        if (scale === 0 || !Number.isFinite(scale)) scale = max === 0 ? 1 : fail('INVALID_VALUE', parameter, `must have block maxima whose scale fits binary32`, max);
+        // A scale must be a normal binary32, as the device's conversion requires: WGSL lets a device flush a
+        // subnormal scale to zero, which would read the whole block as zeros.
+        if (scale < 2 ** -126 || !Number.isFinite(scale)) scale = max === 0 ? 1 : fail('INVALID_VALUE', parameter, `must have block maxima whose scale is a normal binary32 (at least 2^-126·${qmax})`, max);
         scales[b] = scale;
         for (let k = b * scaleBlock; k < end; k++) {
           // The CPU's write: values[k]/scale rounded once to the nearest integer (ties to even), as the device does.
