@@ -194,7 +194,7 @@ it('edge cases: the same bits or the same typed error on every backend and throu
     if (new Set(Object.values(r)).size > 1) differ.push(`${c.name}: ${JSON.stringify(r)}`);
   }
   expect(differ).toEqual([]);
-}, 120_000);
+});
 
 it('bad arguments: the same typed error from backend gpu and the resident API', async () => {
   await requireRuntime();
@@ -204,4 +204,4 @@ it('bad arguments: the same typed error from backend gpu and the resident API', 
     if (p !== r || p === 'ran' && !name.includes('NaN')) differ.push(`${name}: public ${p}, resident ${r}`);
   }
   expect(differ).toEqual([]);
-}, 120_000);
+});
