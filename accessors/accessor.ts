@@ -234,7 +234,7 @@ export class Accessor<D extends Dimensionality = Dimensionality, T = number> {
     if (ar.kind === 'mp' && !finite) {
       fail('INVALID_VALUE', `range[${index.join(', ')}]`, `must be finite for ${ar.name} arithmetic (it has no NaN or infinity)`, raw);
     }
-    const v = ar.fromKind(this.storage.kind, raw);
+    const v = ar.fromKind(this.storage.kind, raw, this.storage.significandBits);
     return this.scale ? ar.mul(v, ar.fromNumber(this.scale.data[this.scaleIndex(index)]!)) : v;
   }
 

@@ -145,7 +145,8 @@ export function fitScale(maxAbs: number, maxValue: number): number {
  * values they represent change with the scale (as with {@link Accessor.writeScale}).
  * @param accessor - a scaled accessor
  * @param values - the value at each index
- * @throws {@link ModprecError} `INVALID_STORAGE` if the accessor is not scaled; `INVALID_VALUE` for non-finite values; `INVALID_OPTION` when `values` is not a function
+ * @throws {@link ModprecError} `INVALID_STORAGE` if the accessor is not scaled or is read-only (toConst); `INVALID_VALUE` for
+ *   non-finite values; `INVALID_OPTION` when `values` is not a function — each before any scale or element is written
  * @example
  * ```ts
  * import { range, formats, scaledReducedRowMajor, fitScales } from 'modprec';
@@ -163,6 +164,8 @@ export function fitScales<D extends Dimensionality, T>(
 ): void {
   const s = typeof accessor === 'object' && accessor !== null ? accessor.scale : undefined;
   if (!s) fail('INVALID_STORAGE', 'accessor', 'must be a scaled accessor');
+  // Before any scale is replaced: through toConst() the scales were fitted, then the first store refused.
+  if (!accessor.writable) fail('INVALID_STORAGE', 'accessor', 'is read-only (made by toConst)');
   if (typeof values !== 'function') fail('INVALID_OPTION', 'values', 'must be a function (...index) => number', values);
   const size = accessor.size as readonly number[];
   const all: number[][] = [];

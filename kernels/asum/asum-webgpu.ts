@@ -85,5 +85,5 @@ export async function gpuAsum(x: DeviceArray, options: GpuKernelOptions = {}): P
 
 /** gpuAsum on operands in the kernels' layouts. */
 async function gpuAsumOf(x: DeviceArray, options: GpuKernelOptions): Promise<GpuAsumResult> {
-  return runVectorReduction(x, options, asumOnDevice, hostAsum);
+  return runVectorReduction(x, options, asumOnDevice, hostAsum, 'gpuAsum');
 }

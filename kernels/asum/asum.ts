@@ -9,7 +9,7 @@ import { wasmAsum } from './asum-wasm.js';
 import { wasmDdAsum } from './asum-dd-wasm.js';
 import { wasmOrderedAsum } from '../shared/ordered-sum-wasm.js';
 import type { Range } from '../../src/core/range.js';
-import { checkRange, chooseArithmetic, checkReadableIn, type KernelOptions } from '../shared/kernel-options.js';
+import { checkRange, chooseArithmetic, checkReadableIn, type KernelOptions, chooseKernelBackend } from '../shared/kernel-options.js';
 import { resolveAccumulationIn } from '../shared/accumulation.js';
 import { vectorKernel, operandArgs } from '../../src/backends/cpu/vector-kernel.js';
 import { loadVectorElement } from '../../src/backends/cpu/reduction-kernel.js';
@@ -37,7 +37,7 @@ export function asum(x: Range<1, any>, options?: KernelOptions & ThreadsOption &
 export function asum(x: Range<1, any>, options: GpuBackendOptions): Promise<GpuAsumResult>;
 export function asum(x: Range<1, any>, options: (KernelOptions & ThreadsOption & { backend?: CpuBackendOption }) | GpuBackendOptions = {}): number | Promise<GpuAsumResult> {
   checkRange('x', x, 1);
-  if (chooseBackend(options) === 'gpu') {
+  if (chooseKernelBackend('asum', options) === 'gpu') {
     const call = prepareGpuCall('asum', [['x', x]], options as GpuBackendOptions, undefined, (ar) => checkReadableIn(ar, [['x', x]]));
     return asumOnGpu(x, call, () => asum(x, { arithmetic: call.arithmetic }));
   }

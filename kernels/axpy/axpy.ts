@@ -3,7 +3,7 @@
  * @module
  */
 import type { Range } from '../../src/core/range.js';
-import { chooseArithmetic, type KernelOptions } from '../shared/kernel-options.js';
+import { chooseArithmetic, type KernelOptions, chooseKernelBackend } from '../shared/kernel-options.js';
 import { vectorKernel, operandArgs } from '../../src/backends/cpu/vector-kernel.js';
 import { loadVectorElement } from '../../src/backends/cpu/reduction-kernel.js';
 import { chooseCpuBackend, wasmNumericsOf, type CpuBackendOption } from '../shared/cpu-backend.js';
@@ -47,7 +47,7 @@ export function axpy(alpha: number, x: Range<1, any>, y: Range<1, any>, options:
 export function axpy(alpha: number, x: Range<1, any>, y: Range<1, any>, options: (KernelOptions & ThreadsOption & { backend?: CpuBackendOption }) | GpuBackendOptions = {}): void | Promise<GpuKernelReport> {
   checkAxpyArguments(alpha, x, y);
   const n = x.length();
-  if (chooseBackend(options) === 'gpu') {
+  if (chooseKernelBackend('axpy', options) === 'gpu') {
     const call = prepareGpuCall('axpy', [['x', x], ['y', y]], options as GpuBackendOptions, undefined, (ar) => checkAxpyValues(ar, alpha, x, y));
     const cpu = (): void => axpy(alpha, x, y, { arithmetic: call.arithmetic });
     return n === 0 || alpha === 0 ? quickReport(call) : updateOnGpu({ alpha, x, beta: 1, y, out: y }, call, cpu);

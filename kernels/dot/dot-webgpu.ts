@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { checkSize, fail } from '../../src/core/errors.js';
+import { fail } from '../../src/core/errors.js';
 import type { GpuArithmetic, GpuRegister } from '../../src/backends/webgpu/arithmetic.js';
 import { hostDot } from '../../src/backends/webgpu/host-fallback.js';
 import { bindingLimit, bindingWindows, bindWindow, bufferView, DeviceArray, splitBindings } from '../../src/backends/webgpu/device-array.js';
@@ -17,6 +17,7 @@ import { boundedScratch, getProgram, submitPasses, type BoundArray, type Pass, t
 import { createWordBuffer, type GpuRuntime } from '../../src/backends/webgpu/runtime.js';
 import { TREE_WORKGROUP, treePlan, treeReduceSpec, treeReduction, workgroupPairwiseSum } from '../../src/backends/webgpu/workgroup-reduction.js';
 import { checkResidentOptions } from '../../src/backends/webgpu/resident-options.js';
+import { checkIntegerOption, GPU_TUNING_OPTIONS } from '../shared/kernel-options.js';
 import { throughInterleaved } from '../../src/backends/webgpu/dd-split-device.js';
 import { gpuKernelSwitches } from '../../src/backends/webgpu/kernel-switches.js';
 import { pingPongSteps, prefetchedSteps } from '../shared/prefetched-steps.js';
@@ -423,9 +424,10 @@ async function ticketedDot(runtime: GpuRuntime, x: DeviceArray, y: DeviceArray, 
 
 /** The first-pass thread limit of `options` (default 2^17). @throws {@link modprec!ModprecError} `INVALID_SIZE` unless a positive integer */
 function maxThreadsOf(options: GpuDotOptions): number {
-  const t = checkSize('options.maxThreads', options.maxThreads ?? DEFAULT_SHAPE.maxThreads);
-  if (t < 1) fail('INVALID_SIZE', 'options.maxThreads', 'must be at least 1', t);
-  return t;
+  if (options.maxThreads === undefined) return DEFAULT_SHAPE.maxThreads;
+  // The check every call runs on this option (kernels/shared/kernel-options.ts), the public kernels' refusal included.
+  GPU_TUNING_OPTIONS.maxThreads!(options.maxThreads);
+  return options.maxThreads;
 }
 
 /**
@@ -434,15 +436,16 @@ function maxThreadsOf(options: GpuDotOptions): number {
  * @throws {@link modprec!ModprecError} `INVALID_OPTION` for a width other than 1, 2, 4, groups outside 1…16 or chains outside 1…8
  */
 function groupShapeOf(options: GpuDotOptions, arithmetic: GpuArithmetic, operands: GpuDotOperands): GroupShape {
-  const width = options.groupWidth ?? DEFAULT_SHAPE.groupWidth;
-  if (width !== 1 && width !== 2 && width !== 4) fail('INVALID_OPTION', 'options.groupWidth', 'must be 1, 2 or 4', width);
+  // null is a value (refused), not an omitted option: the public kernels check it so (kernel-options.ts).
+  const width = options.groupWidth === undefined ? DEFAULT_SHAPE.groupWidth : options.groupWidth;
+  GPU_TUNING_OPTIONS.groupWidth!(width);
   // The arithmetic's own defaults for these operands (dd: 1 chain, its lean windows of eight or the long window; 4 runs
   // for f64·f64 in the long window) where the call leaves the shape to DOT.
-  const groups = options.groups ?? (options.groupWidth === undefined ? arithmetic.dotGroups?.(operands) ?? DEFAULT_SHAPE.groups : Math.max(1, UNROLL / width));
-  if (!Number.isInteger(groups) || groups < 1 || groups > 16) fail('INVALID_OPTION', 'options.groups', 'must be an integer from 1 to 16', groups);
+  const groups = options.groups !== undefined ? options.groups : (options.groupWidth === undefined ? arithmetic.dotGroups?.(operands) ?? DEFAULT_SHAPE.groups : Math.max(1, UNROLL / width));
+  checkIntegerOption('options.groups', groups, 16);
   const chains = checkChains(options.chains, options.groupWidth === undefined ? arithmetic.dotChains?.(operands) ?? DEFAULT_SHAPE.chains : 1);
-  const vectorLoads = options.vectorLoads ?? true;
-  if (typeof vectorLoads !== 'boolean') fail('INVALID_OPTION', 'options.vectorLoads', 'must be a boolean', vectorLoads);
+  const vectorLoads = options.vectorLoads === undefined ? true : options.vectorLoads;
+  GPU_TUNING_OPTIONS.vectorLoads!(vectorLoads);
   const { dotPrefetch, dotFusedTree, dotWorkgroupFinish, dotBlockRuns } = gpuKernelSwitches();
   // dotWorkgroupFinish has dotFusedTree's bits, and takes its path where it does not apply.
   return { width, groups, chains, vectorLoads, prefetch: dotPrefetch, fusedTree: dotFusedTree || dotWorkgroupFinish, blockRuns: dotBlockRuns };
@@ -495,7 +498,7 @@ function refuseInto(options: GpuDotOptions): void {
 
 /** gpuDot on operands in the kernels' layouts. */
 async function gpuDotOf(x: DeviceArray, y: DeviceArray, options: GpuDotOptions): Promise<GpuDotResult> {
-  checkResidentOptions(options);
+  checkResidentOptions(options, 'gpuDot');
   refuseInto(options);
   validate(x, y);
   const maxThreads = maxThreadsOf(options);
@@ -540,7 +543,7 @@ export async function gpuDotResident(x: DeviceArray, y: DeviceArray, options: Gp
 
 /** gpuDotResident on operands in the kernels' layouts. */
 async function gpuDotResidentOf(x: DeviceArray, y: DeviceArray, options: GpuDotOptions): Promise<{ result: DeviceArray; info: GpuRunInfo }> {
-  checkResidentOptions(options);
+  checkResidentOptions(options, 'gpuDotResident');
   refuseInto(options);
   validate(x, y);
   const maxThreads = maxThreadsOf(options);

@@ -4,7 +4,7 @@
  */
 import type { Range } from '../../src/core/range.js';
 import { Operand } from '../../src/backends/cpu/operand.js';
-import { chooseArithmetic, checkReadableIn, type KernelOptions } from '../shared/kernel-options.js';
+import { chooseArithmetic, checkReadableIn, type KernelOptions, chooseKernelBackend } from '../shared/kernel-options.js';
 import { resolveAccumulationIn } from '../shared/accumulation.js';
 import { dotProgram } from './dot-cpu.js';
 import { primeOnce } from '../../src/backends/cpu/prime.js';
@@ -63,7 +63,7 @@ export function dot(x: Range<1, any>, y: Range<1, any>, options?: DotOptions & {
 export function dot(x: Range<1, any>, y: Range<1, any>, options: GpuBackendOptions): Promise<GpuDotResult>;
 export function dot(x: Range<1, any>, y: Range<1, any>, options: (DotOptions & { backend?: CpuBackendOption }) | GpuBackendOptions = {}): number | Promise<GpuDotResult> {
   checkDotOperands(x, y);
-  const requested = chooseBackend(options);
+  const requested = chooseKernelBackend('dot', options);
   const into = checkDotInto(x, y, (options as DotOptions).into);
   if (requested === 'gpu') {
     // The GPU's float-float (or binary32) result is rounded into the storage once (on the device where the storage

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { matrixOverlapOperand, refuseResidentOverlap } from '../../src/backends/webgpu/resident-overlap.js';
 import { checkSize, fail, ModprecError } from '../../src/core/errors.js';
 import { checkArgumentsObject, checkNumber, outputComponents, withScalars } from '../../src/backends/webgpu/kernel-common.js';
 import type { GpuArithmetic } from '../../src/backends/webgpu/arithmetic.js';
@@ -320,6 +321,8 @@ async function spmvOnDevice(runtime: GpuRuntime, args: GpuEllSpmvArgs, alpha: nu
  */
 export async function gpuEllSpmv(args: GpuEllSpmvArgs, options: GpuKernelOptions = {}): Promise<GpuRunInfo> {
   checkArgumentsObject(args, '{ A, x, y, alpha, beta }');
+  // An output overlapping an input is refused as the CPU refuses it (before the dd-split copies hide the sharing).
+  refuseResidentOverlap('y', args.y, [['A.values', matrixOverlapOperand(args.A, true)], ['x', args.x]]);
   // A dd-split operand runs on its interleaved dd copy (dd-split-device.ts).
   return throughInterleaved([fieldOf(fieldOf(args, 'A'), 'values'), fieldOf(args, 'x'), fieldOf(args, 'y')], fieldOf(args, 'y'), (dd) => gpuEllSpmvOf(args && { ...withMapped(withMapped(args, 'x', dd), 'y', dd), A: withMapped(args.A, 'values', dd) }, options));
 }
@@ -332,7 +335,7 @@ function packedScalesOverBinding(A: DeviceEll): boolean {
 
 /** gpuEllSpmv on operands in the kernels' layouts. */
 async function gpuEllSpmvOf(args: GpuEllSpmvArgs, options: GpuKernelOptions): Promise<GpuRunInfo> {
-  checkResidentOptions(options);
+  checkResidentOptions(options, 'gpuEllSpmv');
   const { A, x, y } = args;
   if (!A || typeof A !== 'object' || !(A.values instanceof DeviceArray)) fail('INVALID_STORAGE', 'A', 'must be a DeviceEll (see toDeviceEll)', A);
   if (!(x instanceof DeviceArray)) fail('INVALID_STORAGE', 'x', 'must be a DeviceArray (see toDevice)', x);

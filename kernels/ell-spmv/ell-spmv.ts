@@ -6,7 +6,10 @@ import { chooseCpuBackend, orderedNumerics, wasmNumericsOf, type CpuBackendOptio
 import { wasmOrderedEllSpmv } from './ell-spmv-ordered-wasm.js';
 import { chooseBackend, prepareGpuCall, ellSpmvOnGpu, type GpuBackendOptions, type GpuKernelReport } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
 import { Operand } from '../../src/backends/cpu/operand.js';
-import { chooseArithmetic, type KernelOptions } from '../shared/kernel-options.js';
+import { chooseArithmetic, type KernelOptions, chooseKernelBackend } from '../shared/kernel-options.js';
+import type { ArithmeticFormat } from '../../src/formats/common/format.js';
+import type { EllOperand } from './ell-operand.js';
+import type { Range } from '../../src/core/range.js';
 import { resolveAccumulationIn } from '../shared/accumulation.js';
 import { coefficientCase } from '../gemv/coefficients.js';
 import { scaleYProgram } from '../gemv/gemv-cpu.js';
@@ -55,7 +58,7 @@ export function ellSpmv(args: EllSpmvArguments, options?: KernelOptions & Thread
 export function ellSpmv(args: EllSpmvArguments, options: GpuBackendOptions): Promise<GpuKernelReport>;
 export function ellSpmv(args: EllSpmvArguments, options: (KernelOptions & ThreadsOption & { backend?: CpuBackendOption }) | GpuBackendOptions = {}): void | Promise<GpuKernelReport> {
   const { alpha, beta, A, x, y } = checkEllSpmvArguments(args);
-  if (chooseBackend(options) === 'gpu') {
+  if (chooseKernelBackend('ellSpmv', options) === 'gpu') {
     const call = prepareGpuCall('ellSpmv', [['A.values', A.values], ['x', x], ['y', y]], options as GpuBackendOptions, undefined, (ar) => checkEllValues(ar, alpha, beta, A, x, y));
     return ellSpmvOnGpu({ alpha, A, x, beta, y }, call, () => ellSpmv(args, { arithmetic: call.arithmetic }));
   }

@@ -28,9 +28,16 @@ export function checkGpuLoop(loop: unknown): void {
  * @throws {@link ModprecError} `INVALID_OPTION` naming `options.loop` for a value that is no loop
  */
 export function wasmLoopRefusal(loop: unknown, opA: Accessor<2, any>, acc: Accumulation): Refusal | undefined {
-  const explicitLoop = checkChoice('options.loop', loop, GEMV_LOOP_CHOICES, 'auto') !== 'auto';
-  if (explicitLoop) return { code: 'INVALID_OPTION', parameter: 'options.loop', reason: "the loop orders are the generated JavaScript's: leave it 'auto' for WebAssembly" };
-  return wasmGemvRefusal(opA) ?? wasmOrderedGemvRefusal(opA, acc);
+  return explicitLoopRefusal(loop) ?? wasmGemvRefusal(opA) ?? wasmOrderedGemvRefusal(opA, acc);
+}
+
+/**
+ * Why WebAssembly cannot run a GEMV with this `loop`: an explicit loop order is the generated JavaScript's.
+ * @throws {@link ModprecError} `INVALID_OPTION` naming `options.loop` for a value that is no loop
+ */
+export function explicitLoopRefusal(loop: unknown): Refusal | undefined {
+  if (checkChoice('options.loop', loop, GEMV_LOOP_CHOICES, 'auto') === 'auto') return undefined;
+  return { code: 'INVALID_OPTION', parameter: 'options.loop', reason: "the loop orders are the generated JavaScript's: leave it 'auto' for WebAssembly" };
 }
 
 /**

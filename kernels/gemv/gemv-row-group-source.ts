@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { GPU_TUNING_OPTIONS } from '../shared/kernel-options.js';
 import { fail } from '../../src/core/errors.js';
 import type { GpuArithmetic, GpuRegister } from '../../src/backends/webgpu/arithmetic.js';
 import type { DeviceArray } from '../../src/backends/webgpu/device-array.js';
@@ -57,9 +58,10 @@ export function storesOwnPartials(arithmetic: GpuArithmetic, rows: number): bool
 export function checkRowsPerThread(value: unknown, arithmetic: GpuArithmetic): 1 | 2 | 4 {
   const most = maxRowsPerThread(arithmetic);
   if (value === undefined) return most;
-  if (value !== 1 && value !== 2 && value !== 4) fail('INVALID_OPTION', 'options.rowsPerThread', 'must be 1, 2 or 4', value);
-  if (value > most) fail('INVALID_OPTION', 'options.rowsPerThread', `must be at most ${most} in ${arithmetic.name} arithmetic (a thread returns at most four words)`, value);
-  return value;
+  GPU_TUNING_OPTIONS.rowsPerThread!(value);
+  const rows = value as 1 | 2 | 4;
+  if (rows > most) fail('INVALID_OPTION', 'options.rowsPerThread', `must be at most ${most} in ${arithmetic.name} arithmetic (a thread returns at most four words)`, value);
+  return rows;
 }
 
 /**

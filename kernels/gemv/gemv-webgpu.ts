@@ -13,6 +13,7 @@
  *
  * @module
  */
+import { matrixOverlapOperand, refuseResidentOverlap } from '../../src/backends/webgpu/resident-overlap.js';
 import type { GpuBuffer } from '../../src/backends/webgpu/webgpu-types.js';
 import { checkSize, fail, ModprecError } from '../../src/core/errors.js';
 import { checkArgumentsObject, checkNumber } from '../../src/backends/webgpu/kernel-common.js';
@@ -756,6 +757,8 @@ async function gemvTiledT(runtime: GpuRuntime, args: GpuGemvArgs, alpha: number,
  */
 export async function gpuGemv(args: GpuGemvArgs, options: GpuGemvOptions = {}): Promise<GpuRunInfo> {
   checkArgumentsObject(args, '{ A, x, y, alpha, beta, trans }');
+  // An output overlapping an input is refused as the CPU refuses it (before the dd-split copies hide the sharing).
+  refuseResidentOverlap('y', args.y, [['A', matrixOverlapOperand(args.A)], ['x', args.x]]);
   // A dd-split operand runs on its interleaved dd copy (dd-split-device.ts).
   return throughInterleaved([fieldOf(fieldOf(args, 'A'), 'data'), fieldOf(args, 'x'), fieldOf(args, 'y')], fieldOf(args, 'y'), (dd) => {
     const mapped = withMapped(withMapped(args, 'x', dd), 'y', dd);
@@ -767,13 +770,13 @@ export async function gpuGemv(args: GpuGemvArgs, options: GpuGemvOptions = {}): 
 
 /** gpuGemv on operands in the kernels' layouts. */
 async function gpuGemvOf(args: GpuGemvArgs, options: GpuGemvOptions): Promise<GpuRunInfo> {
-  checkResidentOptions(options);
+  checkResidentOptions(options, 'gpuGemv');
   // GEMV's loop order, as backend 'gpu' checks it: 'auto' or omitted (the GPU's order is its own), never ignored.
   const loop = (options as { loop?: unknown }).loop;
   if (loop !== undefined) checkGpuLoop(loop);
   const { trans, kernelTrans, alpha, beta } = validate(args);
   const arithmetic = chooseArithmetic(options, [args.A.data, args.x, args.y]);
-  const target = checkSize('options.targetThreads', options.targetThreads ?? 2 ** 18);
+  const target = checkSize('options.targetThreads', options.targetThreads === undefined ? 2 ** 18 : options.targetThreads);
   const chains = checkChains(options.chains, gemvDefaultChains(arithmetic, args.A.data, kernelTrans));
   // gemvEightRows: eight rows a thread where the option leaves the choice, the arithmetic takes several rows (f32, ff)
   // and the matrix allows one load of eight (gemvOnDevice).

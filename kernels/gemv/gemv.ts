@@ -11,7 +11,7 @@ import { wasmDdGemv } from './gemv-dd-wasm.js';
 import { wasmKahanGemv } from './gemv-kahan-wasm.js';
 import { chooseBackend, prepareGpuCall, gemvOnGpu, type GpuBackendOptions, type GpuKernelReport } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
 import { Operand } from '../../src/backends/cpu/operand.js';
-import { chooseArithmetic, type KernelOptions } from '../shared/kernel-options.js';
+import { chooseArithmetic, type KernelOptions, chooseKernelBackend } from '../shared/kernel-options.js';
 import { resolveAccumulationIn } from '../shared/accumulation.js';
 import { checkGemvArguments, checkGemvValues, type GemvArguments } from './gemv-arguments.js';
 import { gemvProgram, type GemvLoop } from './gemv-cpu.js';
@@ -80,7 +80,7 @@ export function gemv(args: GemvArguments, options?: GemvOptions & { backend?: Cp
 export function gemv(args: GemvArguments, options: GpuBackendOptions): Promise<GpuKernelReport>;
 export function gemv(args: GemvArguments, options: (GemvOptions & { backend?: CpuBackendOption }) | GpuBackendOptions = {}): void | Promise<GpuKernelReport> {
   const { alpha, beta, opA, A, x, y, m, n } = checkGemvArguments(args);
-  if (chooseBackend(options) === 'gpu') {
+  if (chooseKernelBackend('gemv', options) === 'gpu') {
     const o = options as GpuBackendOptions & GemvOptions;
     checkGpuLoop(o.loop);
     const call = prepareGpuCall('gemv', [['A', A], ['x', x], ['y', y]], o, undefined, (ar) => checkGemvValues(ar, args, m, n));

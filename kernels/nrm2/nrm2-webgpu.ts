@@ -177,5 +177,5 @@ export async function gpuNrm2(x: DeviceArray, options: GpuKernelOptions = {}): P
 
 /** gpuNrm2 on operands in the kernels' layouts. */
 async function gpuNrm2Of(x: DeviceArray, options: GpuKernelOptions): Promise<GpuNrm2Result> {
-  return runVectorReduction(x, options, nrm2OnDevice, hostNrm2);
+  return runVectorReduction(x, options, nrm2OnDevice, hostNrm2, 'gpuNrm2');
 }

@@ -10,7 +10,7 @@ import { wasmDdSumOfScaledSquares } from './nrm2-dd-wasm.js';
 import { ddSqrt } from '../../src/formats/dd/sqrt.js';
 import { wasmOrderedSquares } from '../shared/ordered-sum-wasm.js';
 import type { Range } from '../../src/core/range.js';
-import { checkRange, chooseArithmetic, checkReadableIn, type KernelOptions } from '../shared/kernel-options.js';
+import { checkRange, chooseArithmetic, checkReadableIn, type KernelOptions, chooseKernelBackend } from '../shared/kernel-options.js';
 import { resolveAccumulationIn } from '../shared/accumulation.js';
 import { vectorKernel, operandArgs } from '../../src/backends/cpu/vector-kernel.js';
 import { loadVectorElement } from '../../src/backends/cpu/reduction-kernel.js';
@@ -55,7 +55,7 @@ export function nrm2(x: Range<1, any>, options?: KernelOptions & { backend?: Cpu
 export function nrm2(x: Range<1, any>, options: GpuBackendOptions): Promise<GpuNrm2Result>;
 export function nrm2(x: Range<1, any>, options: (KernelOptions & { backend?: CpuBackendOption }) | GpuBackendOptions = {}): number | Promise<GpuNrm2Result> {
   checkRange('x', x, 1);
-  if (chooseBackend(options) === 'gpu') {
+  if (chooseKernelBackend('nrm2', options) === 'gpu') {
     const call = prepareGpuCall('nrm2', [['x', x]], options as GpuBackendOptions, undefined, (ar) => checkReadableIn(ar, [['x', x]]));
     return nrm2OnGpu(x, call, () => nrm2(x, { arithmetic: call.arithmetic }));
   }

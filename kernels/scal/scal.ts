@@ -3,7 +3,7 @@
  * @module
  */
 import type { Range } from '../../src/core/range.js';
-import { chooseArithmetic, type KernelOptions } from '../shared/kernel-options.js';
+import { chooseArithmetic, type KernelOptions, chooseKernelBackend } from '../shared/kernel-options.js';
 import { vectorKernel, operandArgs } from '../../src/backends/cpu/vector-kernel.js';
 import { loadVectorElement } from '../../src/backends/cpu/reduction-kernel.js';
 import { chooseCpuBackend, wasmNumericsOf, type CpuBackendOption } from '../shared/cpu-backend.js';
@@ -42,7 +42,7 @@ export function scal(alpha: number, x: Range<1, any>, options: GpuBackendOptions
 export function scal(alpha: number, x: Range<1, any>, options: (KernelOptions & ThreadsOption & { backend?: CpuBackendOption }) | GpuBackendOptions = {}): void | Promise<GpuKernelReport> {
   checkScalArguments(alpha, x);
   const n = x.length();
-  if (chooseBackend(options) === 'gpu') {
+  if (chooseKernelBackend('scal', options) === 'gpu') {
     const call = prepareGpuCall('scal', [['x', x]], options as GpuBackendOptions, undefined, (ar) => checkScalValues(ar, alpha, x));
     const cpu = (): void => scal(alpha, x, { arithmetic: call.arithmetic });
     return n === 0 || alpha === 1 ? quickReport(call) : updateOnGpu({ alpha, x, beta: 0, out: x }, call, cpu);

@@ -10,7 +10,7 @@ import type { Range } from '../../src/core/range.js';
 import type { ArithmeticFormat } from '../../src/formats/common/format.js';
 import { chooseBackend, type BackendName, type KernelName, type Refusal } from '../../src/backends/backend.js';
 import { prepareGpuCall, type GpuBackendOptions, type GpuCall } from '../../src/backends/webgpu-bridge/gpu-backend.js';
-import { chooseArithmetic, type KernelOptions } from './kernel-options.js';
+import { chooseArithmetic, PUBLIC_OPTIONS, refuseOptionsNotTaken, type KernelOptions } from './kernel-options.js';
 import { recursiveAccumulation, resolveAccumulation, resolveAccumulationIn, type Accumulation } from './accumulation.js';
 import { chooseCpuBackend, type CpuCall } from './cpu-backend.js';
 import { checkSplit, threadsOf, type KernelThreads, type SplitCall, type ThreadsOption } from './threads-option.js';
@@ -88,6 +88,8 @@ export interface BoundCall {
  */
 export function checkBoundOptions(spec: BoundCallSpec, options: BoundBackendOptions | undefined): BoundCall {
   const backend = chooseBackend(options);
+  // The options the kernel does not take are refused as the kernel refuses them (GEMV's loop passed to dotBound, …).
+  refuseOptionsNotTaken(options, PUBLIC_OPTIONS[spec.kernel], `${spec.kernel}Bound`);
   spec.afterBackend?.();
   const o = (options ?? {}) as KernelOptions;
   if (backend === 'gpu') {

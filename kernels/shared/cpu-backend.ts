@@ -6,20 +6,17 @@
  * SIMD lanes), which the bounds cover (kernels/shared/bound-terms.ts).
  * @module
  */
-import { Range } from '../../src/core/range.js';
-import { fail } from '../../src/core/errors.js';
+import type { Range } from '../../src/core/range.js';
 import type { ArithmeticFormat } from '../../src/formats/common/format.js';
 import { refuse, type BackendName, type KernelName, type Refusal } from '../../src/backends/backend.js';
 import { wasmCompilationBlocked, wasmSimdAvailable } from '../../src/backends/wasm/wasm-runtime.js';
 import { wasmStorageOf, wasmStorageOfFormat } from '../../src/backends/wasm/wasm-storage.js';
 import { findFormat } from '../../src/formats/common/registry.js';
 import { accumulationNames, recursiveAccumulation, resolveAccumulation, type Accumulation } from './accumulation.js';
-import { chooseArithmetic, type KernelOptions } from './kernel-options.js';
-import { chooseBackend } from '../../src/backends/backend.js';
 
 /**
  * The CPU values of `options.backend`: `'cpu'` (default; WebAssembly SIMD where it runs the call, generated
- * JavaScript otherwise — {@link cpuBackendOf} says which and why), `'wasm'` (WebAssembly only: a typed error
+ * JavaScript otherwise — `cpuBackendOf` (./cpu-backend-of.ts) says which and why), `'wasm'` (WebAssembly only: a typed error
  * naming what it cannot run), `'js'` (generated JavaScript only).
  * @group Kernels
  */
@@ -271,53 +268,4 @@ export function chooseCpuBackend(requested: BackendName, call: CpuCall): 'wasm' 
   if (why === undefined) return 'wasm';
   if (requested === 'wasm') refuse('wasm', why);
   return 'js';
-}
-
-/** The kernels {@link cpuBackendOf} knows. */
-const KERNEL_NAMES: readonly KernelName[] = ['dot', 'gemv', 'trsv', 'ellSpmv', 'axpy', 'waxpby', 'scal', 'nrm2', 'asum'];
-
-/**
- * Which CPU backend runs `kernel` on these operands with these options, and why not WebAssembly when it is the
- * generated JavaScript: the automatic choice the kernels make, reported. (Kernel-specific limits — GEMV's
- * layouts — are reported by the kernels' typed errors with `backend: 'wasm'`.)
- * @param kernel - the kernel's name
- * @param operands - the operands by parameter name; the last one of `writes` is written
- * @param options - the kernel's options (arithmetic, accumulation, backend)
- * @throws {@link ModprecError} `INVALID_OPTION` naming `kernel` (unknown), `operands` (not an object, or empty) or
- *   `operands.<name>` (not a range),
- *   `writes`, or an option, as the kernels do
- * @example
- * ```ts
- * import { vector, formats, cpuBackendOf } from 'modprec';
- *
- * const x = vector([1, 2, 3], { storage: formats.f32 });
- * cpuBackendOf('dot', { x, y: x }).backend; // 'wasm' where WebAssembly SIMD runs, else 'js'
- * cpuBackendOf('dot', { x, y: x }, { arithmetic: formats.dd, accumulation: 'pairwise' }).backend; // → 'js'
- * ```
- * @group Kernels
- */
-export function cpuBackendOf(
-  kernel: KernelName, operands: Readonly<Record<string, Range<any, any>>>, options: KernelOptions & { backend?: unknown } = {}, writes: readonly string[] = [],
-): { backend: 'wasm' | 'js'; reason?: string } {
-  // Checked before the answer: an unknown kernel or a missing operand crashed later with a TypeError, or was reported.
-  if (!KERNEL_NAMES.includes(kernel)) fail('INVALID_OPTION', 'kernel', `must be one of ${KERNEL_NAMES.join(', ')}`, kernel);
-  if (typeof operands !== 'object' || operands === null) fail('INVALID_OPTION', 'operands', 'must be an object of ranges by parameter name', operands);
-  for (const [name, r] of Object.entries(operands)) if (!(r instanceof Range)) fail('INVALID_OPTION', `operands.${name}`, 'must be a range', r);
-  // No operand left the arithmetic to choose from nothing: a TypeError reading the first range's accessor.
-  if (Object.keys(operands).length === 0) fail('INVALID_OPTION', 'operands', 'must name at least one range', operands);
-  if (!Array.isArray(writes) || writes.some((w) => typeof w !== 'string')) fail('INVALID_OPTION', 'writes', 'must be an array of operand names', writes);
-  const requested = chooseBackend(options);
-  if (requested === 'js') return { backend: 'js', reason: "backend: 'js' was asked for" };
-  if (wasmCompilationBlocked()) return { backend: 'js', reason: "Content-Security-Policy: the page forbids compiling WebAssembly (no 'wasm-unsafe-eval')" };
-  const ranges = Object.values(operands);
-  const accumulation = resolveAccumulation(options.accumulation);
-  const call: CpuCall = {
-    // The element-wise kernels validate the option but have no reduction to order: they run as recursive (see axpy.ts).
-    kernel, arithmetic: chooseArithmetic(options.arithmetic, ranges), accumulation: ELEMENTWISE_KERNELS.has(kernel) ? recursiveAccumulation : accumulation,
-    operands: Object.entries(operands).map(([name, r]) => [name, r, writes.includes(name) ? 'write' : 'read'] as const),
-  };
-  const why = wasmRefusal(call);
-  if (why) return { backend: 'js', reason: `${why.parameter}: ${why.reason}` };
-  const prefers = requested === 'cpu' ? automaticPrefersJs(call) : undefined;
-  return prefers ? { backend: 'js', reason: prefers } : { backend: 'wasm' };
 }

@@ -7,7 +7,8 @@ import { asArithmetic, type FormatLike } from '../../src/formats/common/registry
 import type { Accumulation } from './accumulation.js';
 import { Range } from '../../src/core/range.js';
 import type { Dimensionality } from '../../accessors/accessor.js';
-import { fail } from '../../src/core/errors.js';
+import { checkSize, fail } from '../../src/core/errors.js';
+import { chooseBackend, type BackendName, type KernelName } from '../../src/backends/backend.js';
 
 /**
  * Options common to all kernels.
@@ -124,4 +125,93 @@ export function checkCoefficientsIn(ar: ArithmeticFormat, coefficients: readonly
   for (const [name, c] of coefficients) {
     if (!Number.isFinite(c)) fail('INVALID_VALUE', name, `must be finite for ${ar.name} arithmetic (it has no NaN or infinity)`, c);
   }
+}
+
+/**
+ * The GPU tuning options of the resident kernels (modprec/gpu), each with its value check — the one the resident
+ * kernels run: DOT's first-pass shape (`maxThreads`, `groupWidth`, `groups`, `chains`, `vectorLoads`) and GEMV's
+ * (`targetThreads`, `chains`, `rowsPerThread`; its arithmetic's own limit on the rows is checked by gpuGemv).
+ */
+export const GPU_TUNING_OPTIONS: Readonly<Record<string, (value: unknown) => void>> = {
+  maxThreads: (v) => {
+    if (checkSize('options.maxThreads', v) < 1) fail('INVALID_SIZE', 'options.maxThreads', 'must be at least 1', v);
+  },
+  groupWidth: (v) => {
+    if (v !== 1 && v !== 2 && v !== 4) fail('INVALID_OPTION', 'options.groupWidth', 'must be 1, 2 or 4', v);
+  },
+  groups: (v) => checkIntegerOption('options.groups', v, 16),
+  chains: (v) => checkIntegerOption('options.chains', v, 8),
+  vectorLoads: (v) => {
+    if (typeof v !== 'boolean') fail('INVALID_OPTION', 'options.vectorLoads', 'must be a boolean', v);
+  },
+  targetThreads: (v) => checkSize('options.targetThreads', v),
+  rowsPerThread: (v) => {
+    if (v !== 1 && v !== 2 && v !== 4) fail('INVALID_OPTION', 'options.rowsPerThread', 'must be 1, 2 or 4', v);
+  },
+};
+
+/** Checks an option is an integer from 1 to `most`. @throws {@link ModprecError} `INVALID_OPTION` naming it */
+export function checkIntegerOption(name: string, value: unknown, most: number): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > most) fail('INVALID_OPTION', name, `must be an integer from 1 to ${most}`, value);
+  return value;
+}
+
+/**
+ * Where each option beyond the common ones (`arithmetic`, `accumulation`, `backend`, `strict`, `threads`) is taken:
+ * DOT's `into`, GEMV's `loop`, TRSV's `blockSize`, and the resident kernels' tuning options.
+ */
+const OPTION_OWNERS: Readonly<Record<string, string>> = {
+  into: "DOT's (dot)", loop: "GEMV's (gemv, gpuGemv)", blockSize: "TRSV's (trsv, gpuTrsv)",
+  maxThreads: 'a tuning option of the resident gpuDot and gpuDotResident', groupWidth: 'a tuning option of the resident gpuDot and gpuDotResident',
+  groups: 'a tuning option of the resident gpuDot and gpuDotResident', vectorLoads: 'a tuning option of the resident gpuDot and gpuDotResident',
+  chains: 'a tuning option of the resident gpuDot, gpuDotResident and gpuGemv',
+  targetThreads: 'a tuning option of the resident gpuGemv', rowsPerThread: 'a tuning option of the resident gpuGemv',
+};
+
+/** The options beyond the common ones each public kernel (on every backend) and its bound function take. */
+export const PUBLIC_OPTIONS: Readonly<Record<KernelName, readonly string[]>> = {
+  dot: ['into'], gemv: ['loop'], trsv: ['blockSize'], ellSpmv: [], axpy: [], waxpby: [], scal: [], nrm2: [], asum: [],
+};
+
+/**
+ * One rule for every option modprec knows, on every call: an option a call does not take (a resident kernel's tuning
+ * option passed to a public kernel on any backend, GEMV's `loop` passed to DOT, DOT's `into` passed to ASUM, …) is
+ * refused — its value checked first, as the call that takes it checks it, so a bad value is the same error there and
+ * here — never ignored. Options modprec does not know are not read (an options object may carry the caller's own).
+ * @param options - the call's options (checked to be an object or omitted by the caller's backend choice)
+ * @param taken - the options beyond the common ones that this call takes
+ * @param call - the call's name, for the message
+ * @throws {@link ModprecError} the value check's error, else `INVALID_OPTION` naming `options.<key>`
+ * @example
+ * ```ts
+ * refuseOptionsNotTaken({ groups: 4 }, ['into'], 'dot'); // throws INVALID_OPTION naming options.groups
+ * ```
+ */
+export function refuseOptionsNotTaken(options: unknown, taken: readonly string[], call: string): void {
+  if (typeof options !== 'object' || options === null) return;
+  for (const key in OPTION_OWNERS) {
+    const value = (options as Record<string, unknown>)[key];
+    if (value === undefined || taken.includes(key)) continue;
+    GPU_TUNING_OPTIONS[key]?.(value);
+    fail('INVALID_OPTION', `options.${key}`, `is not an option of ${call}: it is ${OPTION_OWNERS[key]}`, value);
+  }
+}
+
+/**
+ * The backend a public kernel's `options` name ({@link chooseBackend}), after refusing the options this kernel does
+ * not take ({@link refuseOptionsNotTaken}) — on every backend alike, before anything is read or written.
+ * @param kernel - the kernel
+ * @param options - its options
+ * @returns the backend
+ * @throws {@link ModprecError} `INVALID_OPTION` naming `options`, `options.backend`, `options.strict`, `options.threads`
+ *   or an option the kernel does not take; `INVALID_SIZE` for a bad `maxThreads` or `targetThreads`
+ * @example
+ * ```ts
+ * chooseKernelBackend('dot', { backend: 'js' }); // 'js'
+ * ```
+ */
+export function chooseKernelBackend(kernel: KernelName, options: unknown): BackendName {
+  const backend = chooseBackend(options as { backend?: unknown } | undefined);
+  refuseOptionsNotTaken(options, PUBLIC_OPTIONS[kernel], kernel);
+  return backend;
 }

@@ -16,6 +16,7 @@
  *
  * @module
  */
+import { matrixOverlapOperand, refuseResidentOverlap } from '../../src/backends/webgpu/resident-overlap.js';
 import { checkSize, fail, ModprecError } from '../../src/core/errors.js';
 import type { GpuArithmetic } from '../../src/backends/webgpu/arithmetic.js';
 import { convertIntoViewPass, convertPass } from '../../src/backends/webgpu/convert.js';
@@ -943,6 +944,8 @@ export async function gpuTrsv(args: GpuTrsvArgs, options: GpuTrsvOptions = {}): 
  * @returns the run report
  */
 export async function trsvRounding(args: GpuTrsvArgs, options: GpuTrsvOptions, rounding?: StoreRounding): Promise<GpuRunInfo> {
+  // An x overlapping A is refused as the CPU refuses it (before the dd-split copies hide the sharing).
+  refuseResidentOverlap('x', args?.x, [['A', matrixOverlapOperand(args?.A)]]);
   // A dd-split operand runs on its interleaved dd copy (dd-split-device.ts).
   // x is written in its blocks in place when packed; a view of a span goes through the packed twin and its scatter
   // (view-output.ts), which move interleaved pairs: through the interleaved copy.
@@ -951,7 +954,7 @@ export async function trsvRounding(args: GpuTrsvArgs, options: GpuTrsvOptions, r
 
 /** {@link trsvRounding} on operands in the kernels' layouts. */
 async function trsvRoundingOf(args: GpuTrsvArgs, options: GpuTrsvOptions, rounding?: StoreRounding): Promise<GpuRunInfo> {
-  checkResidentOptions(options);
+  checkResidentOptions(options, 'gpuTrsv');
   const validated = validate(args, options, rounding);
   const { A, x } = args;
   const arithmetic = chooseArithmetic(options, [A.data, x]);

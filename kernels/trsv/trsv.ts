@@ -14,7 +14,7 @@ import { wasmDdSumTrsv } from './trsv-dd-sum-wasm.js';
 import { chooseBackend, isRnsArithmetic, prepareGpuCall, trsvOnGpu, type GpuKernelReport } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
 import { rnsGpuBlockSize, trsvBlockSize, type TrsvGpuOptions } from './trsv-block-size.js';
 import { Operand } from '../../src/backends/cpu/operand.js';
-import { chooseArithmetic, type KernelOptions } from '../shared/kernel-options.js';
+import { chooseArithmetic, type KernelOptions, chooseKernelBackend } from '../shared/kernel-options.js';
 import { resolveAccumulationIn } from '../shared/accumulation.js';
 import { checkTrsvArguments, type TrsvArguments } from './trsv-arguments.js';
 import { trsvNeedsScratch, trsvProgram } from './trsv-cpu.js';
@@ -77,7 +77,7 @@ export function trsv(args: TrsvArguments, options?: KernelOptions & { backend?: 
 export function trsv(args: TrsvArguments, options: TrsvGpuOptions): Promise<GpuKernelReport>;
 export function trsv(args: TrsvArguments, options: (KernelOptions & { backend?: CpuBackendOption }) | TrsvGpuOptions = {}): void | Promise<GpuKernelReport> {
   const { A, x, T, lower, unit, n } = checkTrsvArguments(args);
-  if (chooseBackend(options) === 'gpu') {
+  if (chooseKernelBackend('trsv', options) === 'gpu') {
     trsvBlockSize(options, 'gpu');
     const call = prepareGpuCall('trsv', [['A', A], ['x', x]], options as TrsvGpuOptions, undefined, (ar) => {
       // An option before the values, as on the CPU (whose blockSize refusal comes first).

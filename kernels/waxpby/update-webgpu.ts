@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { matrixOverlapOperand, refuseResidentOverlap } from '../../src/backends/webgpu/resident-overlap.js';
 import { fail } from '../../src/core/errors.js';
 import type { GpuArithmetic, GpuRegister } from '../../src/backends/webgpu/arithmetic.js';
 import { bindingWindows, bindWindow, createSpanBuffer, DeviceArray, splitBindings, windowOf, wordsPerElement } from '../../src/backends/webgpu/device-array.js';
@@ -243,13 +244,16 @@ async function updateOnDevice(runtime: GpuRuntime, args: GpuUpdateArgs, x: Devic
  */
 export async function gpuUpdate(args: GpuUpdateArgs, options: GpuKernelOptions = {}): Promise<GpuRunInfo> {
   checkArgumentsObject(args, '{ alpha, x, beta, y, out }');
+  // An output overlapping an input is refused as the CPU refuses it — exactly an input is allowed, as for AXPY and
+  // WAXPBY (before the dd-split copies hide the sharing).
+  refuseResidentOverlap('out', args.out, [['x', args.x], ['y', args.y]], true);
   // A dd-split operand runs on its interleaved dd copy (dd-split-device.ts).
   return throughInterleaved(['x', 'y', 'out'].map((k) => fieldOf(args, k)), fieldOf(args, 'out'), (dd) => gpuUpdateOf(withMapped(withMapped(withMapped(args, 'x', dd), 'y', dd), 'out', dd), options));
 }
 
 /** gpuUpdate on operands in the kernels' layouts. */
 async function gpuUpdateOf(args: GpuUpdateArgs, options: GpuKernelOptions): Promise<GpuRunInfo> {
-  checkResidentOptions(options);
+  checkResidentOptions(options, 'gpuUpdate');
   const alpha = checkNumber('alpha', args.alpha);
   const beta = checkNumber('beta', args.beta);
   const { out } = args;
@@ -259,13 +263,19 @@ async function gpuUpdateOf(args: GpuUpdateArgs, options: GpuKernelOptions): Prom
   const x = alpha !== 0 ? args.x : undefined;
   const y = beta !== 0 ? args.y : undefined;
   const named: Record<string, DeviceArray> = { out };
-  for (const [name, a] of [['x', x], ['y', y]] as const) {
+  // Every operand given is checked, read or not, and lengths are named as WAXPBY names them on the CPU: y against x,
+  // then the output against x (here: the first given of x and y). An x given with α = 0 was not checked: one of the
+  // wrong length, or no DeviceArray at all, ran where waxpby(0, x, β, y, w) is DIMENSION_MISMATCH or INVALID_OPTION.
+  let reference: readonly [string, DeviceArray] | undefined;
+  for (const [name, a] of [['x', args.x], ['y', args.y]] as const) {
     if (a === undefined && (name === 'x' ? alpha : beta) !== 0) fail('INVALID_STORAGE', name, 'must be a DeviceArray when its coefficient is not 0');
     if (a === undefined) continue;
     if (!(a instanceof DeviceArray)) fail('INVALID_STORAGE', name, 'must be a DeviceArray (see toDevice)', a);
-    if (a.length !== out.length) fail('DIMENSION_MISMATCH', name, `must have the length of out (${out.length})`, a.length);
-    named[name] = a;
+    if (reference && a.length !== reference[1].length) fail('DIMENSION_MISMATCH', name, `must have the length of ${reference[0]} (${reference[1].length})`, a.length);
+    reference ??= [name, a];
+    if ((name === 'x' ? x : y) !== undefined) named[name] = a;
   }
+  if (reference && out.length !== reference[1].length) fail('DIMENSION_MISMATCH', 'out', `must have the length of ${reference[0]} (${reference[1].length})`, out.length);
   const arithmetic = chooseArithmetic(options, Object.values(named));
   const runtime = commonRuntime(named, ['x', 'y', 'out']);
   if (!runtime) {

@@ -3,7 +3,7 @@
  * @module
  */
 import type { Range } from '../../src/core/range.js';
-import { chooseArithmetic, type KernelOptions } from '../shared/kernel-options.js';
+import { chooseArithmetic, type KernelOptions, chooseKernelBackend } from '../shared/kernel-options.js';
 import { vectorKernel, operandArgs } from '../../src/backends/cpu/vector-kernel.js';
 import { loadVectorElement } from '../../src/backends/cpu/reduction-kernel.js';
 import { chooseCpuBackend, wasmNumericsOf, type CpuBackendOption } from '../shared/cpu-backend.js';
@@ -51,7 +51,7 @@ export function waxpby(
 ): void | Promise<GpuKernelReport> {
   checkWaxpbyArguments(alpha, x, beta, y, w);
   const n = x.length();
-  if (chooseBackend(options) === 'gpu') {
+  if (chooseKernelBackend('waxpby', options) === 'gpu') {
     const call = prepareGpuCall('waxpby', [['x', x], ['y', y], ['w', w]], options as GpuBackendOptions, undefined, (ar) => checkWaxpbyValues(ar, alpha, x, beta, y));
     const cpu = (): void => waxpby(alpha, x, beta, y, w, { arithmetic: call.arithmetic });
     return n === 0 ? quickReport(call) : updateOnGpu({ alpha, x, beta, y, out: w }, call, cpu);

@@ -14,7 +14,7 @@
  * status is 1 when a test failed. Tests that read files next to them through import.meta.url do not run bundled.
  */
 import { build } from 'esbuild';
-import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, basename, resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -68,4 +68,6 @@ await build({
   external: ['gpu.js', 'webgpu', 'uplot'],
   banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
 });
+// The loop that runs each file in a process of its own, carried with the bundle.
+copyFileSync(resolve(root, 'scripts/device-tests/per-file.sh'), resolve(root, '.carry-run/per-file.sh'));
 console.log(`bundle.mjs: ${files.length} test files → ${outdir}/run.mjs`);

@@ -3,6 +3,7 @@
  * @module
  */
 import { parseError, quoteToken } from './matrix-market-parse-error.js';
+import type { LineFields } from './matrix-market-lines.js';
 import type { MatrixMarketField, MatrixMarketFormat, MatrixMarketHeader, MatrixMarketSymmetry } from './matrix-market-types.js';
 
 const BANNER_FORM = "'%%MatrixMarket matrix <coordinate|array> <real|integer|pattern> <general|symmetric|skew-symmetric>'";
@@ -12,15 +13,16 @@ const BANNER_FORM = "'%%MatrixMarket matrix <coordinate|array> <real|integer|pat
  * accepted as a synonym of `real`. Combinations the format does not define are rejected: `pattern` with
  * `array` or with `skew-symmetric`; `complex` and `hermitian` are not supported.
  *
- * @param fields - the whitespace-separated tokens of line 1
+ * @param line1 - the whitespace-separated tokens of line 1 (the first few) and their count
  * @returns the header, in lower case
  * @throws {@link ModprecError} `PARSE_ERROR` (`line 1`) naming the bad token and the accepted ones
  */
-export function parseBanner(fields: readonly string[]): MatrixMarketHeader {
-  if (fields.length === 0 || fields[0]!.toLowerCase() !== '%%matrixmarket') {
-    parseError(1, `expected the banner ${BANNER_FORM}, got ${quoteToken(fields.join(' '))}`);
+export function parseBanner(line1: LineFields): MatrixMarketHeader {
+  const { fields, count } = line1;
+  if (count === 0 || fields[0]!.toLowerCase() !== '%%matrixmarket') {
+    parseError(1, `expected the banner ${BANNER_FORM}, got ${quoteToken(fields.join(' ') + (count > fields.length ? ' ...' : ''))}`);
   }
-  if (fields.length !== 5) parseError(1, `expected 5 fields in the banner ${BANNER_FORM}, got ${fields.length}`);
+  if (count !== 5) parseError(1, `expected 5 fields in the banner ${BANNER_FORM}, got ${count}`);
   const [, objectToken, formatToken, fieldToken, symmetryToken] = fields.map((f) => f.toLowerCase()) as [string, string, string, string, string];
   if (objectToken !== 'matrix') parseError(1, `object must be 'matrix' (vectors are not supported), got ${quoteToken(fields[1]!)}`);
   if (formatToken !== 'coordinate' && formatToken !== 'array') {

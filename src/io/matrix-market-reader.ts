@@ -5,7 +5,7 @@
 import { fail } from '../core/errors.js';
 import { cooMatrix } from '../sparse/coo-matrix.js';
 import { denseLength, denseMatrix } from '../sparse/dense-matrix.js';
-import { booleanOption, checkObject, MAX_SPARSE_INDEX } from '../sparse/sparse-checks.js';
+import { allocateFloat64, allocateInt32, booleanOption, checkObject, MAX_SPARSE_INDEX } from '../sparse/sparse-checks.js';
 import { parseBanner } from './matrix-market-banner.js';
 import { parseCount, parseIndex, parseValue } from './matrix-market-numbers.js';
 import { LineCursor, lineFields } from './matrix-market-lines.js';
@@ -39,7 +39,8 @@ import type {
  *   expected for a malformed file (bad banner, size line, field count, number, index outside the declared
  *   size, entry above the diagonal of a symmetric file, nonzero diagonal in a skew-symmetric one, fewer or
  *   more entries than declared); `INVALID_SIZE`, before any allocation, when the size line asks for more than
- *   `options.maxBytes` (default 2 GiB), naming its largest term (`rows`, `cols` or `entries`);
+ *   `options.maxBytes` (default 2 GiB), naming its largest term (`rows`, `cols` or `entries`), and when the engine
+ *   refuses an allocation within it (naming `entries`, or the larger of `rows` and `cols` for an array file);
  *   `INVALID_VALUE` when `text` is neither a string nor a `Uint8Array`, or `options` not an object; `INVALID_SIZE` naming
  *   `text` for bytes that decode to a longer string than JavaScript holds; `INVALID_OPTION` for a bad maxBytes or
  *   an allowNonFinite that is not a boolean
@@ -84,7 +85,7 @@ export function readMatrixMarketPlanned(text: string | Uint8Array, options: Matr
   if (sizeLine === undefined) return parseError(cursor.lastLine, `end of file: expected the size line ${expected}`);
   const { fields, line } = sizeLine;
   const count = header.format === 'coordinate' ? 3 : 2;
-  if (fields.length !== count) parseError(line, `expected ${count} fields in the size line ${expected}, got ${fields.length}`);
+  if (sizeLine.count !== count) parseError(line, `expected ${count} fields in the size line ${expected}, got ${sizeLine.count}`);
   const rows = parseCount(fields[0]!, line, 'rows', MAX_SPARSE_INDEX);
   const cols = parseCount(fields[1]!, line, 'cols', MAX_SPARSE_INDEX);
   if (header.symmetry !== 'general' && rows !== cols) {
@@ -211,15 +212,16 @@ function readCoordinate(
   const fieldCount = pattern ? 2 : 3;
   const fieldNames = pattern ? "'row col'" : "'row col value'";
   const capacity = mirror ? 2 * entries : entries;
-  const rowIndex = new Int32Array(capacity);
-  const colIndex = new Int32Array(capacity);
-  const values = new Float64Array(capacity);
+  // Within maxBytes, the engine may still refuse (maxBytes: Infinity, or little memory): INVALID_SIZE naming entries.
+  const rowIndex = allocateInt32('entries', capacity);
+  const colIndex = allocateInt32('entries', capacity);
+  const values = allocateFloat64('entries', capacity);
   let out = 0;
   for (let e = 0; e < entries; e++) {
     const data = cursor.nextData();
     if (data === undefined) parseError(cursor.lastLine, `end of file: expected ${entries} entries as declared on line ${sizeLine}, found ${e}`);
     const { fields, line } = data;
-    if (fields.length !== fieldCount) parseError(line, `expected ${fieldCount} fields ${fieldNames}, got ${fields.length}`);
+    if (data.count !== fieldCount) parseError(line, `expected ${fieldCount} fields ${fieldNames}, got ${data.count}`);
     const i = parseIndex(fields[0]!, line, 'row', rows);
     const j = parseIndex(fields[1]!, line, 'column', cols);
     const v = pattern ? 1 : parseValue(fields[2]!, line, integer, allowNonFinite);
@@ -248,13 +250,14 @@ function readArray(
 ): MatrixMarketArrayData {
   const entries = arrayEntries(header, rows, cols);
   const ld = Math.max(1, rows);
-  const data = new Float64Array(denseLength(rows, cols, ld));
+  // Within maxBytes, the engine may still refuse: INVALID_SIZE naming the larger size, as the maxBytes check does.
+  const data = allocateFloat64(rows >= cols ? 'rows' : 'cols', denseLength(rows, cols, ld));
   const integer = header.field === 'integer';
   let e = 0;
   const readValue = (): number => {
     const next = cursor.nextData();
     if (next === undefined) parseError(cursor.lastLine, `end of file: expected ${entries} values as declared on line ${sizeLine}, found ${e}`);
-    if (next.fields.length !== 1) parseError(next.line, `expected 1 field 'value', got ${next.fields.length}`);
+    if (next.count !== 1) parseError(next.line, `expected 1 field 'value', got ${next.count}`);
     e++;
     return parseValue(next.fields[0]!, next.line, integer, allowNonFinite);
   };

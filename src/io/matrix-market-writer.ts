@@ -114,16 +114,40 @@ export function writeMatrixMarket(matrix: AnyMatrix, options: MatrixMarketWriteO
   if (!Array.isArray(comments)) fail('INVALID_OPTION', 'options.comments', 'must be an array of strings', comments);
   // What the readers take (they return the comments as an array, which must stay far below V8's fatal length).
   if (comments.length > MAX_COMMENT_LINES) fail('INVALID_VALUE', 'options.comments', `must hold at most ${MAX_COMMENT_LINES} lines (the readers' limit)`, comments.length);
-  comments.forEach((c, k) => {
+  // Every index, holes included (forEach skipped a hole, and the text then held '%undefined'), copied once as checked.
+  const lines: string[] = [];
+  for (let k = 0; k < comments.length; k++) {
+    const c: unknown = comments[k];
     if (typeof c !== 'string' || /[\r\n]/.test(c)) fail('INVALID_VALUE', `options.comments[${k}]`, 'must be a string without line breaks', c);
-  });
+    lines.push(c);
+  }
   const value = valueWriter(field, booleanOption('options.allowNonFinite', o.allowNonFinite, false));
   try {
-    return fileText(input, format, field, symmetry, comments, value);
+    return fileText(input, format, field, symmetry, lines, value);
   } catch (e) {
     // A string longer than the engine holds (2^29 − 24 characters in V8) was a bare RangeError 'Invalid string length'.
-    if (e instanceof RangeError) fail('INVALID_SIZE', 'matrix', 'gives a Matrix Market text (comments included) longer than the longest string JavaScript can hold');
+    if (e instanceof RangeError) textTooLong();
     throw e;
+  }
+}
+
+function textTooLong(): never {
+  return fail('INVALID_SIZE', 'matrix', 'gives a Matrix Market text (comments included) longer than the longest string JavaScript can hold');
+}
+
+/**
+ * Fails when even the shortest text for `lines` data lines (`perLine` characters each: value `0`, indices `1`) after
+ * `prefix` characters is longer than a string holds, before anything is converted or written: a 17000 × 17000 CSR
+ * matrix written as an array built a 2.3 GB dense copy and 2.9·10^8 lines (18 s) before the string overflowed, and a
+ * larger one failed allocating the copy, named 'dense matrix', which is no parameter of the writer.
+ */
+function checkTextFits(prefix: number, lines: number, perLine: number): void {
+  const shortest = prefix + lines * perLine;
+  if (shortest <= 2 ** 28) return; // every engine holds that
+  try {
+    'x'.repeat(shortest); // the engine's own limit (V8 2^29 − 24, others more), asked without a constant
+  } catch {
+    textTooLong();
   }
 }
 
@@ -159,9 +183,14 @@ function fileText(
   comments: readonly string[], value: (value: number, where: string) => string,
 ): string {
   const out = new LineText();
-  out.push(`%%MatrixMarket matrix ${format} ${field} ${symmetry}`);
+  const banner = `%%MatrixMarket matrix ${format} ${field} ${symmetry}`;
+  const prefix = comments.reduce((length, c) => length + c.length + 2, banner.length + 1);
+  out.push(banner);
   for (const c of comments) out.push(`%${c}`);
   if (format === 'array') {
+    const { rows: n, cols } = input.A;
+    if (symmetry !== 'general' && n !== cols) fail('DIMENSION_MISMATCH', 'matrix', `must be square for symmetry '${symmetry}'`, `${n} x ${cols}`);
+    checkTextFits(prefix, symmetry === 'general' ? n * cols : symmetry === 'symmetric' ? (n * (n + 1)) / 2 : (n * (n - 1)) / 2, 2);
     const D = input.kind === 'dense' ? input.A : csrToDense(input.kind === 'csr' ? input.A : cooToCsr(input.A));
     if (symmetry !== 'general') checkDenseSymmetry(D, symmetry);
     out.push(`${D.rows} ${D.cols}`);
@@ -174,8 +203,10 @@ function fileText(
 
   const entry = (i: number, j: number, v: number, where: string): string =>
     field === 'pattern' ? `${i + 1} ${j + 1}` : `${i + 1} ${j + 1} ${value(v, where)}`;
+  const perEntry = field === 'pattern' ? 4 : 6; // '1 1\n', '1 1 0\n'
   if (symmetry === 'general' && input.kind === 'coo') {
     const { rows, cols, rowIndex, colIndex, values } = input.A;
+    checkTextFits(prefix, values.length, perEntry);
     out.push(`${rows} ${cols} ${values.length}`);
     for (let k = 0; k < values.length; k++) out.push(entry(rowIndex[k]!, colIndex[k]!, values[k]!, `matrix.values[${k}]`));
     return out.text();
@@ -185,6 +216,7 @@ function fileText(
     checkSymmetry(A, symmetry);
     A = csrLowerTriangle(A); // a skew matrix's explicit diagonal zeros are kept, so its pattern survives
   }
+  checkTextFits(prefix, A.values.length, perEntry);
   out.push(`${A.rows} ${A.cols} ${A.values.length}`);
   // Only a general CSR matrix is written from its own arrays; otherwise t counts entries of a converted matrix (the
   // summed lower triangle, the dense input's nonzeros), so a bad value is named by its position, as in array files.

@@ -24,7 +24,7 @@ export function checkPivots(name: string, pivots: unknown, n: number): Int32Arra
 }
 
 /**
- * Checks factors from `luFactor` (`'f64'`: `lu` a DenseMatrix with leading dimension n) or `luFactorF32` (`'f32'`:
+ * Checks factors from `luFactor` (`'f64'`: `lu` a DenseMatrix with leading dimension max(1, n)) or `luFactorF32` (`'f32'`:
  * `lu` a Float32Array), packed n × n.
  * @param factors - the factors
  * @param kind - which factorisation made them
@@ -46,7 +46,7 @@ export function checkLuFactors(factors: unknown, kind: 'f64' | 'f32'): { n: numb
     if (typeof lu !== 'object' || lu === null) fail('INVALID_VALUE', 'factors.lu', 'must be a DenseMatrix (luFactor)', lu);
     a = lu.data;
     if (!(a instanceof Float64Array)) fail('INVALID_STORAGE', 'factors.lu.data', 'must be a Float64Array', a);
-    if (lu.ld !== n) fail('INVALID_STRIDE', 'factors.lu.ld', `must be n = ${n} (the factors are packed)`, lu.ld);
+    if (lu.ld !== Math.max(1, n)) fail('INVALID_STRIDE', 'factors.lu.ld', `must be max(1, n) = ${Math.max(1, n)} (the factors are packed)`, lu.ld);
   }
   const data = a as Float64Array | Float32Array;
   if (data.length < n * n) fail('DIMENSION_MISMATCH', kind === 'f32' ? 'factors.lu' : 'factors.lu.data', `must hold n² = ${n * n} entries`, data.length);

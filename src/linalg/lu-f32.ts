@@ -34,7 +34,8 @@ export interface LuFactorsF32 {
  * @param options - `backend`: `'cpu'` (default), `'wasm'` or `'js'`
  * @returns the fp32 factors and pivots
  * @throws {@link ModprecError} `DIMENSION_MISMATCH` for a non-square matrix; `INVALID_OPTION` naming `options.backend`;
- *   as {@link denseMatrix} for invalid parts
+ *   as {@link denseMatrix} for invalid parts; `INVALID_SIZE` naming `A` with backend `'wasm'` when the WebAssembly
+ *   memory cannot grow to hold it (`'cpu'` then runs JavaScript), or when its packed factors cannot be allocated
  * @example
  * ```ts
  * import { luFactorF32, denseMatrix } from 'modprec';
@@ -61,7 +62,8 @@ export function luFactorF32(A: DenseMatrix, options?: LuOptions): LuFactorsF32 {
  * @param options - `backend`: `'cpu'` (default), `'wasm'` or `'js'`
  * @returns x (fp32 values)
  * @throws {@link ModprecError} `DIMENSION_MISMATCH` when b is not a Float64Array of length n; `INVALID_OPTION` naming
- *   `options.backend`; for factors that are not {@link luFactorF32}'s (n, a Float32Array `lu` of n² entries, pivots in
+ *   `options.backend`; `INVALID_SIZE` naming `factors` with backend `'wasm'` when the WebAssembly memory cannot grow to
+ *   hold them; for factors that are not {@link luFactorF32}'s (n, a Float32Array `lu` of n² entries, pivots in
  *   0 … n − 1) an error naming the part (`factors.n`, `factors.lu`, `factors.pivots[k]`, …)
  * @example
  * ```ts

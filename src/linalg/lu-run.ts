@@ -48,15 +48,18 @@ export function factorPacked(kind: LuKind, n: number, ld: number, data: ArrayLik
   if (tryWasm(backend)) {
     let result: PackedLu<Packed> | undefined;
     const ran = runWasm(backend, () => {
-      const w = wasmLuWorkspace(kind, n * n)!;
+      const w = wasmLuWorkspace(kind, n * n);
+      if (w === undefined) return refuseWorkspace(backend, 'A', kind, n * n);
       workspaceOwner.current = undefined;
       copyIn(w.a);
       const firstZeroPivot = blockedLu(kind)(w.a, n, pivots, LU_PANEL, w.update);
-      result = { a: w.a.slice(), pivots, firstZeroPivot };
+      const a = packedArray(kind, n * n);
+      a.set(w.a);
+      result = { a, pivots, firstZeroPivot };
     });
-    if (ran) return result!;
+    if (ran && result !== undefined) return result;
   }
-  const a = kind === 'f64' ? new Float64Array(n * n) : new Float32Array(n * n);
+  const a = packedArray(kind, n * n);
   copyIn(a);
   return { a, pivots, firstZeroPivot: blockedLu(kind)(a, n, pivots, LU_PANEL) };
 }
@@ -85,18 +88,43 @@ export function packedSolver(kind: LuKind, factors: { readonly n: number; readon
     if (useWasm) {
       let out: Float64Array | undefined;
       const ran = runWasm(backend, () => {
-        const w = wasmLuWorkspace(kind, n * (n + 1))!;
+        const w = wasmLuWorkspace(kind, n * (n + 1));
+        if (w === undefined) return refuseWorkspace(backend, 'factors', kind, n * (n + 1));
         if (workspaceOwner.current !== token) { w.a.set(a); workspaceOwner.current = token; }
         w.a.set(permuted(b), n * n);
         w.update(n, 0, n, n, n + 1);     // x := L⁻¹·x: x is column n, L's columns the multipliers
         w.backward(n);
         out = Float64Array.from(w.a.subarray(n * n, n * n + n));
       });
-      if (ran) return out!;
+      if (ran && out !== undefined) return out;
       useWasm = false;
     }
     return jsSolve(kind, n, a, permuted(b));
   };
+}
+
+/**
+ * A packed array of `kind` for the factors of A.
+ * @throws {@link ModprecError} `INVALID_SIZE` naming `A` when the engine refuses the allocation (its bare RangeError
+ *   before)
+ */
+function packedArray(kind: LuKind, length: number): Packed {
+  try {
+    return kind === 'f64' ? new Float64Array(length) : new Float32Array(length);
+  } catch {
+    return fail('INVALID_SIZE', 'A', 'has factors too large to allocate', length);
+  }
+}
+
+/**
+ * A workspace WebAssembly cannot hold: `'cpu'` goes on in JavaScript (the same bits), `'wasm'` was asked for and is
+ * refused with a typed error before any work.
+ * @throws {@link ModprecError} `INVALID_SIZE` naming `parameter` for backend `'wasm'`
+ */
+function refuseWorkspace(backend: 'cpu' | 'wasm' | 'js', parameter: string, kind: LuKind, count: number): void {
+  if (backend === 'wasm') {
+    fail('INVALID_SIZE', parameter, `needs ${count * (kind === 'f64' ? 8 : 4)} bytes of WebAssembly memory, more than the engine grants (at most 4 GiB); { backend: 'js' } runs it`, count);
+  }
 }
 
 /** The substitutions in JavaScript, in the WebAssembly order and roundings. */

@@ -221,7 +221,7 @@ export const workspaceOwner: { current: object | undefined } = { current: undefi
 
 /**
  * The WebAssembly functions for arrays of `kind` over a workspace memory of at least `count` elements; undefined
- * where the engine has no SIMD128.
+ * where the engine has no SIMD128 or refuses to grow the memory that far (beyond 4 GiB, or less where memory is short).
  * @throws {@link ModprecError} `CODE_GENERATION_BLOCKED` when a Content-Security-Policy forbids compiling WebAssembly
  */
 export function wasmLuWorkspace(kind: LuKind, count: number): LuWorkspace | undefined {
@@ -229,7 +229,10 @@ export function wasmLuWorkspace(kind: LuKind, count: number): LuWorkspace | unde
   const bytes = count * OPS[kind].bytes;
   memory ??= new WebAssembly.Memory({ initial: 1 });
   const have = memory.buffer.byteLength;
-  if (bytes > have) memory.grow(Math.ceil((bytes - have) / 65536));
+  if (bytes > have) {
+    // Refused growth was the engine's bare RangeError out of luFactor / luSolve (n ≥ 23171 in fp64 passes 4 GiB).
+    try { memory.grow(Math.ceil((bytes - have) / 65536)); } catch { return undefined; }
+  }
   const exports = wasmExports(`lu-${kind}`, 'the LU factorisation', () => buildModule(kind), memory);
   const a = kind === 'f64' ? new Float64Array(memory.buffer, 0, count) : new Float32Array(memory.buffer, 0, count);
   return { a, update: exports.update as LuUpdate, backward: exports.backward as (n: number) => void };

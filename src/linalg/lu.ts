@@ -17,8 +17,8 @@ export interface LuFactors {
   /** Order of the matrix. */
   readonly n: number;
   /**
-   * L and U packed column-major (leading dimension n): U on and above the diagonal, L strictly below it
-   * (L's unit diagonal is not stored).
+   * L and U packed column-major (leading dimension max(1, n), a valid {@link DenseMatrix}): U on and above the
+   * diagonal, L strictly below it (L's unit diagonal is not stored).
    */
   readonly lu: DenseMatrix;
   /** Row i was swapped with row pivots[i] (≥ i) at step i, in order (LAPACK's IPIV, 0-based). */
@@ -36,7 +36,8 @@ export interface LuFactors {
  * @param options - `backend`: `'cpu'` (default), `'wasm'` or `'js'`
  * @returns the packed factors and pivots
  * @throws {@link ModprecError} `DIMENSION_MISMATCH` for a non-square matrix; `INVALID_OPTION` naming `options.backend`;
- *   as {@link denseMatrix} for invalid parts
+ *   as {@link denseMatrix} for invalid parts; `INVALID_SIZE` naming `A` with backend `'wasm'` when the WebAssembly
+ *   memory cannot grow to hold it (`'cpu'` then runs JavaScript), or when its packed factors cannot be allocated
  * @example
  * ```ts
  * import { luFactor, denseMatrix } from 'modprec';
@@ -51,7 +52,8 @@ export function luFactor(A: DenseMatrix, options?: LuOptions): LuFactors {
   // The panel-blocked sweep: the same operations on every element in the same order as the right-looking loop (bit for
   // bit its factors), with the trailing matrix swept once per panel of columns instead of once per pivot.
   const { a, pivots, firstZeroPivot } = factorPacked('f64', n, ld, data, options);
-  return { n, lu: { rows: n, cols: n, ld: n, data: a }, pivots, firstZeroPivot };
+  // ld max(1, n), as denseMatrix asks: a 0 × 0 matrix's factors had ld 0, which denseMatrix and writeMatrixMarket refused.
+  return { n, lu: { rows: n, cols: n, ld: Math.max(1, n), data: a }, pivots, firstZeroPivot };
 }
 
 /**
@@ -91,6 +93,7 @@ export function applyPivots(pivots: Int32Array, b: Float64Array): void {
  * @param options - `backend`: `'cpu'` (default), `'wasm'` or `'js'`
  * @returns x
  * @throws {@link ModprecError} `DIMENSION_MISMATCH` when b has the wrong length; `INVALID_OPTION` naming `options.backend`;
+ *   `INVALID_SIZE` naming `factors` with backend `'wasm'` when the WebAssembly memory cannot grow to hold them;
  *   for factors that are not {@link luFactor}'s (n, packed `lu` of leading dimension n, pivots in 0 … n − 1) an error
  *   naming the part (`factors.n`, `factors.lu.data`, `factors.pivots[k]`, …)
  * @example

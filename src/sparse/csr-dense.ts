@@ -35,7 +35,12 @@ export function csrToDense(A: CsrMatrix, options: { readonly ld?: number } = {})
   const ld = given === undefined ? Math.max(1, rows) : checkDimension('options.ld', given);
   if (ld < Math.max(1, rows)) fail('INVALID_STRIDE', 'options.ld', `must be at least max(1, rows) = ${Math.max(1, rows)}`, ld);
   const data = allocateFloat64('dense matrix', denseLength(rows, cols, ld));
-  const seen = new Uint8Array(data.length); // first write copies, so a lone -0 entry keeps its sign
+  let seen: Uint8Array; // first write copies, so a lone -0 entry keeps its sign
+  try {
+    seen = new Uint8Array(data.length);
+  } catch {
+    return fail('INVALID_SIZE', 'dense matrix', 'is too large to allocate', data.length);
+  }
   for (let i = 0; i < rows; i++) {
     for (let t = rowPtr[i]!; t < rowPtr[i + 1]!; t++) {
       const at = i + colIndex[t]! * ld;

@@ -4,6 +4,7 @@
  */
 import type { CsrMatrix } from './csr-matrix.js';
 import { csrMatrix } from './csr-matrix.js';
+import { allocateFloat64, allocateInt32 } from './sparse-checks.js';
 
 /**
  * Transposes a CSR matrix in O(nnz + rows + cols) with a counting sort by column.
@@ -12,7 +13,7 @@ import { csrMatrix } from './csr-matrix.js';
  *
  * @param A - the CSR matrix (validated)
  * @returns a new `cols × rows` CSR matrix
- * @throws {@link ModprecError} as {@link csrMatrix} for an invalid `A`
+ * @throws {@link ModprecError} as {@link csrMatrix} for an invalid `A`; `INVALID_SIZE` when the result's arrays cannot be allocated
  * @example
  * ```ts
  * import { csrMatrix, csrTranspose } from 'modprec';
@@ -28,12 +29,13 @@ import { csrMatrix } from './csr-matrix.js';
 export function csrTranspose(A: CsrMatrix): CsrMatrix {
   const { rows, cols, rowPtr, colIndex, values } = csrMatrix(A);
   const nnz = colIndex.length;
-  const tPtr = new Int32Array(cols + 1);
+  // A failed allocation (e.g. 2^31 − 1 columns) is INVALID_SIZE, as in cooToCsr, not the engine's bare RangeError.
+  const tPtr = allocateInt32('rowPtr', cols + 1);
   for (let t = 0; t < nnz; t++) tPtr[colIndex[t]! + 1]!++;
   for (let j = 0; j < cols; j++) tPtr[j + 1]! += tPtr[j]!;
   const next = tPtr.slice(0, cols);
-  const tCol = new Int32Array(nnz);
-  const tVal = new Float64Array(nnz);
+  const tCol = allocateInt32('colIndex', nnz);
+  const tVal = allocateFloat64('values', nnz);
   for (let i = 0; i < rows; i++) {
     for (let t = rowPtr[i]!; t < rowPtr[i + 1]!; t++) {
       const at = next[colIndex[t]!]!++;

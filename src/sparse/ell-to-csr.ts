@@ -5,13 +5,14 @@
 import type { CsrMatrix } from './csr-matrix.js';
 import type { EllMatrix } from './ell-matrix.js';
 import { ELL_PADDING, ellMatrix } from './ell-matrix.js';
+import { allocateFloat64, allocateInt32 } from './sparse-checks.js';
 
 /**
  * Converts an ELL matrix to CSR, dropping the padding and keeping each row's slot order.
  *
  * @param A - the ELL matrix (validated)
  * @returns a new CSR matrix
- * @throws {@link ModprecError} as {@link ellMatrix} for an invalid `A`
+ * @throws {@link ModprecError} as {@link ellMatrix} for an invalid `A`; `INVALID_SIZE` when the result's arrays cannot be allocated
  * @example
  * ```ts
  * import { ELL_PADDING, ellMatrix, ellToCsr } from 'modprec';
@@ -24,15 +25,15 @@ import { ELL_PADDING, ellMatrix } from './ell-matrix.js';
  */
 export function ellToCsr(A: EllMatrix): CsrMatrix {
   const { rows, cols, width, stride, colIndex, values } = ellMatrix(A);
-  const rowPtr = new Int32Array(rows + 1);
+  const rowPtr = allocateInt32('rowPtr', rows + 1); // INVALID_SIZE, not a bare RangeError, when it cannot be allocated
   for (let i = 0; i < rows; i++) {
     let k = 0;
     while (k < width && colIndex[i + k * stride] !== ELL_PADDING) k++;
     rowPtr[i + 1] = rowPtr[i]! + k;
   }
   const nnz = rowPtr[rows]!;
-  const csrCol = new Int32Array(nnz);
-  const csrVal = new Float64Array(nnz);
+  const csrCol = allocateInt32('colIndex', nnz);
+  const csrVal = allocateFloat64('values', nnz);
   for (let i = 0; i < rows; i++) {
     for (let t = rowPtr[i]!, at = i; t < rowPtr[i + 1]!; t++, at += stride) {
       csrCol[t] = colIndex[at]!;

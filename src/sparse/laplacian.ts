@@ -21,7 +21,8 @@ function checkGrid(grid: readonly number[]): number[] {
   if (!Array.isArray(grid) || grid.length < 1 || grid.length > 3) {
     fail('INVALID_SIZE', 'grid', 'must be an array of 1, 2 or 3 grid sizes', grid);
   }
-  const sizes = grid.map((n, d) => checkDimension(`grid[${d}]`, n));
+  // Array.from visits holes (map skipped them: new Array(2) built a 1 × 1 matrix, [3, , 4] a wrong one).
+  const sizes = Array.from(grid, (n, d) => checkDimension(`grid[${d}]`, n));
   const rows = sizes.reduce((a, b) => a * b, 1);
   if (rows > MAX_SPARSE_INDEX) fail('INVALID_SIZE', 'grid', `has ${rows} points, more than 2^31 - 1`, grid);
   return sizes;

@@ -131,7 +131,8 @@ export function isSymmetricCsr(A: CsrMatrix, symmetry: TriangleSymmetry = 'symme
  * @param A - the CSR matrix (validated)
  * @param options - `includeDiagonal` (default `true`)
  * @returns a new CSR matrix of the same size holding the entries with `col ≤ row` (`col < row` without the diagonal)
- * @throws {@link ModprecError} as {@link csrMatrix}; `INVALID_OPTION` naming `options` when it is not an object,
+ * @throws {@link ModprecError} as {@link csrMatrix}; `INVALID_SIZE` when the result's arrays cannot be allocated;
+ *   `INVALID_OPTION` naming `options` when it is not an object,
  *   `options.includeDiagonal` when it is given and not a boolean
  * @example
  * ```ts
@@ -147,7 +148,7 @@ export function isSymmetricCsr(A: CsrMatrix, symmetry: TriangleSymmetry = 'symme
 export function csrLowerTriangle(A: CsrMatrix, options: { readonly includeDiagonal?: boolean } = {}): CsrMatrix {
   const diagonal = booleanOption('options.includeDiagonal', checkOptions(options).includeDiagonal, true);
   const C = cooToCsr(csrToCoo(A));
-  const rowPtr = new Int32Array(C.rows + 1);
+  const rowPtr = allocateInt32('rowPtr', C.rows + 1); // INVALID_SIZE, not a bare RangeError
   let count = 0;
   for (let i = 0; i < C.rows; i++) {
     for (let t = C.rowPtr[i]!; t < C.rowPtr[i + 1]!; t++) {
@@ -156,8 +157,8 @@ export function csrLowerTriangle(A: CsrMatrix, options: { readonly includeDiagon
     }
     rowPtr[i + 1] = count;
   }
-  const colIndex = new Int32Array(count);
-  const values = new Float64Array(count);
+  const colIndex = allocateInt32('colIndex', count);
+  const values = allocateFloat64('values', count);
   let out = 0;
   for (let i = 0; i < C.rows; i++) {
     for (let t = C.rowPtr[i]!; t < C.rowPtr[i + 1]!; t++) {

@@ -1,7 +1,8 @@
 /**
  * Laws of a range over an accessor, sentinel style (as Ginkgo's accessor tests and stdlib's
  * padded fixtures): a write reads back as the storage-rounded value, touches nothing else,
- * sub-ranges alias their parent exactly, and a const range refuses writes.
+ * sub-ranges (and their sub-ranges) alias their parent exactly, a const range refuses writes, and
+ * out-of-range indices are refused.
  *
  * The laws use only the public range interface (get, set, length, sub, toConst), described
  * structurally by {@link RangeLike}, so they apply to users' own accessors as well.
@@ -120,6 +121,16 @@ function spansArbitrary(shape: readonly number[]): fc.Arbitrary<SpanLike[]> {
 const spanBegin = (s: SpanLike): number => (typeof s === 'number' ? s : s.begin);
 const spanLength = (s: SpanLike): number => (typeof s === 'number' ? 1 : s.end - s.begin);
 
+/** Whether f throws. */
+function throws(f: () => unknown): boolean {
+  try {
+    f();
+  } catch {
+    return true;
+  }
+  return false;
+}
+
 /** Equal as stored values: bit-identical, so −0 ≠ +0 and NaN = NaN. */
 function sameNumber(a: number, b: number): boolean {
   return Object.is(a, b);
@@ -127,7 +138,9 @@ function sameNumber(a: number, b: number): boolean {
 
 /**
  * The laws of a range: write-then-read (storage rounding), writes touch only their element,
- * sub-ranges alias the parent (reads, writes both ways, extents and rank), const ranges refuse writes.
+ * sub-ranges alias the parent (reads, writes both ways, extents and rank) and compose (a sub-range of a sub-range),
+ * const ranges and their sub-ranges refuse writes, and an index outside a range or sub-range is refused by get and
+ * set without writing anything.
  *
  * @param subject - how to make the range, and the storage rounding to expect
  * @returns the laws, each runnable on its own
@@ -210,15 +223,63 @@ export function accessorLaws(subject: AccessorLawSubject): Law[] {
     indices.forEach((i, k) => {
       if (!sameNumber(readNumber(c, i), before[k]!)) throw new Error(`${name}: toConst() reads (${i}) differently`);
     });
-    let threw = false;
-    try {
-      write(c, index, x);
-    } catch {
-      threw = true;
-    }
-    if (!threw) throw new Error(`${name}: set on a toConst() range did not throw`);
+    if (!throws(() => write(c, index, x))) throw new Error(`${name}: set on a toConst() range did not throw`);
+    // A view of a read-only range is read-only too (a sub-range that forgot it wrote through).
+    const whole = shape.map((n) => span(0, n));
+    if (!throws(() => write(c.sub(...whole), index, x))) throw new Error(`${name}: set on a sub-range of a toConst() range did not throw`);
     indices.forEach((i, k) => {
       if (!sameNumber(readNumber(r, i), before[k]!)) throw new Error(`${name}: a refused write through toConst() changed (${i})`);
+    });
+  });
+
+  // A sub-range of a sub-range sits at the sum of both begins (a view that took its begin from the root, not from its
+  // parent, passes the one-level law above).
+  const subOfSubComposes = fc.property(spansArbitrary(shape).chain((outer) => {
+    const outerShape = outer.map(spanLength);
+    return fc.tuple(fc.constant(outer), outerShape.some((n) => n === 0) ? fc.constant(null) : spansArbitrary(outerShape));
+  }), values, fc.nat(), ([outer, inner], x, pick) => {
+    if (inner === null) return;
+    const parent = subject.make();
+    const before = fillWithSentinels(parent, indices);
+    const view = parent.sub(...outer).sub(...inner);
+    const toParent = (i: readonly number[]) => i.map((v, d) => v + spanBegin(outer[d]!) + spanBegin(inner[d]!));
+    const viewShape = shapeOf(view);
+    inner.forEach((s, d) => {
+      if (viewShape[d] !== spanLength(s)) throw new Error(`${name}: sub().sub() length(${d}) = ${viewShape[d]}, expected ${spanLength(s)}`);
+    });
+    const viewIndices = allIndices(viewShape);
+    for (const i of viewIndices) {
+      const a = readNumber(view, i), b = readNumber(parent, toParent(i));
+      if (!sameNumber(a, b)) throw new Error(`${name}: sub(${JSON.stringify(outer)}).sub(${JSON.stringify(inner)}).get(${i}) = ${show(a)} but parent.get(${toParent(i)}) = ${show(b)}`);
+    }
+    if (viewIndices.length === 0) return;
+    const target = viewIndices[pick % viewIndices.length]!;
+    const parentTarget = toParent(target);
+    write(view, target, x);
+    indices.forEach((other, k) => {
+      const isTarget = other.every((v, d) => v === parentTarget[d]);
+      const expected = isTarget ? subject.round(x, parentTarget) : before[k]!;
+      const now = readNumber(parent, other);
+      if (!sameNumber(now, expected)) throw new Error(`${name}: after sub(${JSON.stringify(outer)}).sub(${JSON.stringify(inner)}).set(${target}, ${show(x)}), parent (${other}) = ${show(now)}, expected ${show(expected)}`);
+    });
+  });
+
+  // An index outside a range — of the whole range, or of a sub-range, whose neighbours are elements of its parent — is
+  // refused by get and set, and the refused set writes nothing (an unchecked view wrote into its parent's next element).
+  const outOfRangeRefused = fc.property(spansArbitrary(shape), indexArbitrary(shape), fc.nat(), fc.boolean(), values, (spans, at, dim, below, x) => {
+    const parent = subject.make();
+    const before = fillWithSentinels(parent, indices);
+    for (const r of [parent, parent.sub(...spans)]) {
+      const rShape = shapeOf(r);
+      const d = dim % rShape.length;
+      const index = rShape.map((n, k) => Math.min(at[k]!, Math.max(0, n - 1)));
+      index[d] = below ? -1 : rShape[d]!;
+      if (!throws(() => r.get(...index))) throw new Error(`${name}: get(${index}) of a range of shape (${rShape}) did not throw`);
+      if (!throws(() => write(r, index, x))) throw new Error(`${name}: set(${index}, ${show(x)}) of a range of shape (${rShape}) did not throw`);
+    }
+    indices.forEach((i, k) => {
+      const now = readNumber(parent, i);
+      if (!sameNumber(now, before[k]!)) throw new Error(`${name}: a refused out-of-range set changed (${i}) from ${show(before[k]!)} to ${show(now)}`);
     });
   });
 
@@ -227,6 +288,8 @@ export function accessorLaws(subject: AccessorLawSubject): Law[] {
     lawOf(name, 'a write touches only its element', writeTouchesOnlyItsElement),
     lawOf(name, 'sub-ranges alias the parent', subAliasesParent),
     lawOf(name, 'const ranges refuse writes', constRefusesWrites),
+    lawOf(name, 'sub-ranges of sub-ranges compose', subOfSubComposes),
+    lawOf(name, 'out-of-range indices are refused and write nothing', outOfRangeRefused),
   ];
 }
 

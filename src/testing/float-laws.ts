@@ -195,7 +195,7 @@ export function lawNoDoubleRounding(format: BinaryFormatDescriptor, via?: Binary
 
 /**
  * Overflow: round(x) is ±Infinity exactly when |x| ≥ the overflow threshold (2 − 2^−p)·2^emax,
- * and at most the largest finite value in magnitude otherwise.
+ * and otherwise the exact oracle's rounding (at most the largest finite value in magnitude) on inputs drawn near it.
  *
  * @param format - the conversion under test
  * @returns a fast-check property
@@ -215,13 +215,16 @@ export function lawOverflow(format: BinaryFormatDescriptor): fc.IPropertyWithHoo
     const r = f.round(x);
     if (Math.abs(x) >= overflowThreshold) expectSame(f, 'overflow to infinity', x, r, x > 0 ? Infinity : -Infinity);
     else if (!(Math.abs(r) <= maxFinite)) throw new Error(`${f.name}.round(${show(x)}) = ${show(r)}: below the threshold ${overflowThreshold} it must stay finite`);
+    else expectSame(f, 'rounding below the overflow threshold', x, r, oracleRoundToFormat(x, f));
   });
 }
 
 /**
  * Gradual underflow: below the min normal, results are whole multiples of the smallest subnormal
  * within half of one of x (no flush to zero); |x| ≤ half the smallest subnormal gives a zero of
- * x's sign (half itself is a tie with the even 0).
+ * x's sign (half itself is a tie with the even 0); and every result near the subnormal range is the exact oracle's
+ * rounding — the tie between the largest subnormal and the min normal included (it goes to the min normal, whose
+ * significand is even), which the error bound alone lets either way.
  *
  * @param format - the conversion under test
  * @returns a fast-check property
@@ -247,6 +250,7 @@ export function lawGradualUnderflow(format: BinaryFormatDescriptor): fc.IPropert
     if (Math.abs(x) < minNormal && !(Math.abs(r - x) <= minSubnormal / 2)) {
       throw new Error(`${f.name}.round(${show(x)}) = ${show(r)}: error above half the smallest subnormal (flush to zero?)`);
     }
+    expectSame(f, 'rounding near the subnormal range', x, r, oracleRoundToFormat(x, f));
   });
 }
 

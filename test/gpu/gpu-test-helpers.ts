@@ -81,3 +81,11 @@ export function writeError(format: string, arithmetic: 'f32' | 'ff'): number {
 export function nonFinitePattern(values: ArrayLike<number>): string {
   return Array.from(values, (v) => (Number.isNaN(v) ? 'N' : v === Infinity ? '+' : v === -Infinity ? '-' : '.')).join('');
 }
+
+/**
+ * `v` with a binary32 subnormal magnitude (below 2^-126) replaced by the zero of its sign: the input a device that
+ * flushes binary32 subnormals computes on (WGSL allows it; the NVIDIA driver does, llvmpipe does not).
+ */
+export function flushedBinary32(v: number): number {
+  return v !== 0 && Math.abs(v) < 2 ** -126 ? (v < 0 ? -0 : 0) : v;
+}

@@ -29,13 +29,7 @@ import type { ThreadPool } from '../../src/threads/index.js';
 import { poolFromSources } from '../threads/thread-test-helpers.js';
 import { StoreFailure } from '../../src/backends/cpu/store-failure.js';
 
-vi.mock('../../src/backends/webgpu-bridge/gpu-dispatch.js', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../../src/backends/webgpu-bridge/gpu-dispatch.js')>();
-  const stub = (): Promise<never> => Promise.resolve({} as never);
-  return {
-    ...actual, dotOnGpu: stub, gemvOnGpu: stub, trsvOnGpu: stub, ellSpmvOnGpu: stub, updateOnGpu: stub, asumOnGpu: stub, nrm2OnGpu: stub, quickReport: stub,
-  };
-});
+vi.mock('../../src/backends/webgpu-bridge/gpu-dispatch.js', async (io) => (await import('./gpu-dispatch-stub.js')).stubGpuDispatch(io));
 
 /** How a call departs from a valid one (fields absent: the valid call of n = 3, α = 1.5, β = 0.5, fp64 operands). */
 interface Call {

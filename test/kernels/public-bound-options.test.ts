@@ -19,13 +19,7 @@ import {
   matrix, nrm2, nrm2Bound, range, scal, scalBound, strided, trsv, trsvBound, vector, waxpby, waxpbyBound,
 } from '../../src/index.js';
 
-vi.mock('../../src/backends/webgpu-bridge/gpu-dispatch.js', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../../src/backends/webgpu-bridge/gpu-dispatch.js')>();
-  const stub = (): Promise<never> => Promise.resolve({} as never);
-  return {
-    ...actual, dotOnGpu: stub, gemvOnGpu: stub, trsvOnGpu: stub, ellSpmvOnGpu: stub, updateOnGpu: stub, asumOnGpu: stub, nrm2OnGpu: stub, quickReport: stub,
-  };
-});
+vi.mock('../../src/backends/webgpu-bridge/gpu-dispatch.js', async (io) => (await import('./gpu-dispatch-stub.js')).stubGpuDispatch(io));
 
 /** Per option, values the kernels take and values they refuse (some valid ones are refused in combination). */
 const optionValues = {

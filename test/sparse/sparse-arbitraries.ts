@@ -2,6 +2,7 @@
  * fast-check generators and exact oracles shared by the sparse and Matrix Market tests.
  */
 import fc from 'fast-check';
+import { vi } from 'vitest';
 import type { CooMatrix } from '../../src/sparse/coo-matrix.js';
 import type { CsrMatrix } from '../../src/sparse/csr-matrix.js';
 import { ModprecError } from '../../src/core/errors.js';
@@ -99,4 +100,20 @@ export function csrTimes(A: CsrMatrix, x: Float64Array): Float64Array {
     y[i] = sum;
   }
   return y;
+}
+
+/**
+ * Makes `new` of the named typed-array constructors refuse any length from `limit` up with the RangeError an engine out
+ * of memory throws, so allocation failures are tested without the memory (undo with vi.unstubAllGlobals()).
+ */
+export function refuseAllocationsFrom(limit: number, names: readonly ('Int32Array' | 'Float64Array' | 'Float32Array' | 'Uint8Array')[]): void {
+  for (const name of names) {
+    const real = globalThis[name];
+    vi.stubGlobal(name, new Proxy(real, {
+      construct(target, args: unknown[]) {
+        if (typeof args[0] === 'number' && args[0] >= limit) throw new RangeError('Array buffer allocation failed');
+        return Reflect.construct(target, args) as object;
+      },
+    }));
+  }
 }

@@ -4,8 +4,8 @@ import {
   blockColMajor, colMajor, range, reducedRowMajor, rowMajor, scaledReducedRowMajor, strided,
 } from '../../src/index.js';
 import { roundToBf16, roundToF16, roundToInt16, roundToInt8 } from '../../src/formats/convert/index.js';
-import { type AccessorLawSubject, type RangeLike, accessorLaws, checkAccessorLaws } from '../../src/testing/index.js';
-import type { SpanLike } from '../../src/core/span.js';
+import { type AccessorLawSubject, accessorLaws, checkAccessorLaws } from '../../src/testing/index.js';
+import { arrayRange } from './array-range.js';
 
 const runs = { numRuns: 150 };
 
@@ -66,27 +66,6 @@ describe('accessor laws on modprec\'s accessors', () => {
     expect(Number(r.get(1, 2))).toBe(roundToF16(x));
   });
 });
-
-/** A minimal 1-D range over a plain array, with switchable bugs, to show that the laws can fail. */
-function arrayRange(data: number[], offset: number, length: number, bug: string, writable = true): RangeLike {
-  const store = (x: number) => (bug === 'no-rounding' ? x : Math.fround(x));
-  return {
-    dimensionality: 1,
-    length: () => length,
-    get: (i: number) => data[offset + i],
-    set: ((i: number, x: number) => {
-      if (!writable && bug !== 'const-writes') throw new Error('read-only');
-      data[offset + i] = store(x);
-      if (bug === 'spills' && offset + i + 1 < data.length) data[offset + i + 1] = store(x);
-    }) as never,
-    sub: (s: SpanLike) => {
-      const begin = typeof s === 'number' ? s : s.begin;
-      const end = typeof s === 'number' ? s + 1 : s.end;
-      return arrayRange(data, bug === 'sub-ignores-begin' ? offset : offset + begin, end - begin, bug, writable);
-    },
-    toConst: () => arrayRange(data, offset, length, bug, false),
-  } as RangeLike;
-}
 
 describe('accessor laws catch broken ranges', () => {
   const subjectWith = (bug: string): AccessorLawSubject => ({

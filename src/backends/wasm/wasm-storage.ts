@@ -168,8 +168,9 @@ const dd: WasmStorage = {
 
 // Double-double read by fp32 arithmetic: the JavaScript reads fround(roundToOddDd(hi, lo))
 // (src/formats/convert/round-to-odd.ts) — hi + lo rounded to odd at 53 bits, then to binary32 in one rounding.
-// The same case analysis, lane-wise: lo = 0 → hi; hi = 0 or a part not finite → hi + lo; hi's last bit odd → hi;
-// else hi's bit pattern ± 1 towards lo's side ((hi > 0) === (lo > 0): + 1). Then demoted to nearest even.
+// The same case analysis, lane-wise: first (hi, lo) := TwoSum(hi, lo) where hi + lo is finite and not hi (a raw pair
+// need not be normalised; a normalised one is unchanged); then lo = 0 → hi; hi = 0 or a part not finite → hi + lo; hi's last bit
+// odd → hi; else hi's bit pattern ± 1 towards lo's side ((hi > 0) === (lo > 0): + 1). Then demoted to nearest even.
 const V128_ZERO = op.simd(0x0c /* v128.const */, ...new Array<number>(16).fill(0));
 const I64X2_ONE = op.simd(0x0c, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0);
 const [F64X2_EQ, F64X2_NE, F64X2_GT, ANDNOT, XOR, I64X2_ADD, I64X2_EQ] = [0x47, 0x48, 0x4a, 0x4f, 0x51, 0xce, 0xd6];
@@ -177,7 +178,15 @@ const [F64X2_EQ, F64X2_NE, F64X2_GT, ANDNOT, XOR, I64X2_ADD, I64X2_EQ] = [0x47, 
 /** Instructions leaving f64x2 roundToOddDd(hi, lo) of the pair of locals (hi, lo), with scratch local t. */
 function roundToOddLanes(hi: number, lo: number, t: number): number[] {
   const s = (code: number): number[] => op.simd(code);
+  // Where t = hi + lo is finite and not hi (as the JavaScript's `s !== hi`: a pair (−0, +0) keeps its −0).
+  const renormalise = [...op.get(t), ...op.get(t), ...s(SIMD.f64x2Sub), ...V128_ZERO, ...s(F64X2_EQ), ...op.get(t), ...op.get(hi), ...s(F64X2_NE), ...s(SIMD.and)];
   return [
+    // t := hi + lo; where it is finite and ≠ hi, lo := (hi − (t − (t − hi))) + (lo − (t − hi)) and hi := t (TwoSum)
+    ...op.get(hi), ...op.get(lo), ...s(SIMD.f64x2Add), ...op.set(t),
+    ...op.get(hi), ...op.get(t), ...op.get(t), ...op.get(hi), ...s(SIMD.f64x2Sub), ...s(SIMD.f64x2Sub), ...s(SIMD.f64x2Sub),
+    ...op.get(lo), ...op.get(t), ...op.get(hi), ...s(SIMD.f64x2Sub), ...s(SIMD.f64x2Sub), ...s(SIMD.f64x2Add),
+    ...op.get(lo), ...renormalise, ...s(SIMD.bitselect), ...op.set(lo),
+    ...op.get(t), ...op.get(hi), ...renormalise, ...s(SIMD.bitselect), ...op.set(hi),
     // t := hi ≠ 0 and both parts finite ((hi − hi) + (lo − lo) = 0)
     ...op.get(hi), ...op.get(hi), ...s(SIMD.f64x2Sub), ...op.get(lo), ...op.get(lo), ...s(SIMD.f64x2Sub), ...s(SIMD.f64x2Add), ...V128_ZERO, ...s(F64X2_EQ), ...op.get(hi), ...V128_ZERO, ...s(F64X2_NE), ...s(SIMD.and), ...op.set(t),
     // adjusted = hi's pattern + (−1 where (hi > 0) ≠ (lo > 0), else + 1)

@@ -14,6 +14,7 @@ import type { ArgType, BoundArray, PassCache } from './program.js';
 import type { GpuRuntime } from './runtime.js';
 import type { GpuBuffer } from './webgpu-types.js';
 import { gpuKernelSwitches, gpuKernelSwitchKey } from './kernel-switches.js';
+import { checkIntegerOption } from '../../../kernels/shared/kernel-options.js';
 
 /** Loads each thread of the streaming kernels issues before using them (memory-level parallelism). */
 export const UNROLL = 8;
@@ -451,9 +452,9 @@ export function accumulatorChains(arithmetic: GpuArithmetic, chains: number): { 
  * @throws {@link modprec!ModprecError} `INVALID_OPTION` naming `options.chains` otherwise
  */
 export function checkChains(value: unknown, fallback: number): number {
-  const chains = value ?? fallback;
-  if (typeof chains !== 'number' || !Number.isInteger(chains) || chains < 1 || chains > 8) fail('INVALID_OPTION', 'options.chains', 'must be an integer from 1 to 8', chains);
-  return chains;
+  // The check every call runs on this option (kernels/shared/kernel-options.ts), the public kernels' refusal included.
+  // null is a value (refused), not an omitted option, as every call checks it.
+  return checkIntegerOption('options.chains', value === undefined ? fallback : value, 8);
 }
 
 /** Generated sources, one table per setting of the kernel switches (sources depend on them too). */

@@ -22,8 +22,9 @@ export async function runVectorReduction(
   options: GpuKernelOptions,
   onDevice: (runtime: GpuRuntime, x: DeviceArray, arithmetic: GpuArithmetic) => Promise<number>,
   onHost: (x: DeviceArray, arithmetic: GpuArithmetic) => Promise<number>,
+  call: 'gpuAsum' | 'gpuNrm2',
 ): Promise<{ value: number } & GpuRunInfo> {
-  checkResidentOptions(options);
+  checkResidentOptions(options, call);
   if (!(x instanceof DeviceArray)) fail('INVALID_STORAGE', 'x', 'must be a DeviceArray (see toDevice)', x);
   const arithmetic = chooseArithmetic(options, [x]);
   const runtime = commonRuntime({ x }, ['x']);

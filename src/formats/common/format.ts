@@ -128,8 +128,12 @@ export interface ArithmeticFormat<T = unknown> {
   fromNumber(x: number): T;
   /** Rounds a value of this arithmetic to the nearest double. */
   toNumber(v: T): number;
-  /** Converts an exact value of `kind` (as a storage format decodes it) to this arithmetic, rounding. */
-  fromKind(kind: ValueKind, v: unknown): T;
+  /**
+   * Converts an exact value of `kind` (as a storage format decodes it) to this arithmetic, rounding. `sourceBits`, when
+   * given, is the significand bits of the storage it was decoded from (as `emitConvert`'s `bits`): a read of `range.get`
+   * then converts as the kernels' generated reads do.
+   */
+  fromKind(kind: ValueKind, v: unknown, sourceBits?: number): T;
   /** Converts to a value of `kind` suitable for a storage of `targetBits` bits (no double rounding). */
   toKind(kind: ValueKind, v: T, targetBits: number): unknown;
   /** a · b, rounded as this arithmetic does (the slow path of scaled accessors). */

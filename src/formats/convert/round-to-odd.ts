@@ -23,17 +23,18 @@ const LOW = LOW_WORD;
 const HIGH = HIGH_WORD;
 
 /**
- * Rounds the exact sum hi + lo of a normalised double-double (hi = fl(hi + lo)) to odd at 53 bits.
+ * Rounds the exact sum hi + lo of a double-double (normalised or not) to odd at 53 bits.
  *
  * For every binary format with p ≤ 51 significand bits and minimum exponent ≥ −1022
  * (binary32, binary16, bfloat16, …), rounding the result to nearest-even in that format equals
  * rounding the exact hi + lo directly — including overflow to infinity and gradual underflow.
  *
  * @param hi - the leading double (finite, or non-finite, which is returned as hi + lo)
- * @param lo - the trailing double, |lo| ≤ ulp(hi)/2 (or ±∞ or NaN, which is returned as hi + lo: a pair stands for
- *   hi + lo, so (1, NaN) is NaN)
- * @returns hi when lo = 0 or hi's last significand bit is odd; otherwise the neighbour of hi in the
- *   direction of lo (which is odd). Not meaningful if (hi, lo) is not normalised.
+ * @param lo - the trailing double (or ±∞ or NaN, which is returned as hi + lo: a pair stands for hi + lo, so (1, NaN)
+ *   is NaN). The pair need not be normalised: one that is not (|lo| > ulp(hi)/2) is first renormalised exactly (TwoSum).
+ * @returns for a normalised pair, hi when lo = 0 or hi's last significand bit is odd, otherwise the neighbour of hi
+ *   in the direction of lo (which is odd); for any finite pair, the exact hi + lo rounded to odd at 53 bits (±∞ when
+ *   it is beyond the doubles).
  * @throws {@link ModprecError} `INVALID_VALUE` when hi or lo is not a number (a Symbol, a BigInt, a string)
  * @example
  * ```ts
@@ -54,7 +55,17 @@ export function roundToOddDd(hi: number, lo: number): number {
 /** {@link roundToOddDd} without the argument check: the per-element rounding of the arithmetic formats and kernels. */
 export function roundPairToOdd(hi: number, lo: number): number {
   if (lo === 0) return hi;
-  if (hi === 0 || (hi - hi) + (lo - lo) !== 0) return hi + lo; // not normalised (hi = 0), or a part non-finite
+  const s = hi + lo;
+  // A part not finite, or finite parts whose sum is beyond the doubles: hi + lo, as IEEE addition gives it.
+  if (s - s !== 0) return s;
+  if (s !== hi) {
+    // Not normalised (hi ≠ fl(hi + lo): a raw stored pair, a user's { hi, lo }, hi = 0): TwoSum first, exactly. Rounding
+    // hi alone to odd read (1, −2^-25 − 2^-77) as 1 − 2^-53, which binary32 rounds to 1, not to 1 − 2^-24.
+    const t = s - hi;
+    lo = (hi - (s - t)) + (lo - t);
+    hi = s;
+    if (lo === 0) return hi;
+  }
   F64[0] = hi;
   const low = U32_OF_F64[LOW]!;
   if ((low & 1) === 1) return hi;

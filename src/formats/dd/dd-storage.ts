@@ -8,7 +8,8 @@
  * - split: a {@link DdSplitArray} with separate `hi` and `lo` `Float64Array`s — the hi array alone is a valid
  *   fp64 vector (the value rounded, up to ties) and SIMD-friendly, but reads touch two streams.
  *
- * Writes normalise (TwoSum, value unchanged): a user pair { hi, lo } need not be normalised. A zero is stored as
+ * Writes normalise (TwoSum, value unchanged): a user pair { hi, lo } need not be normalised; one whose finite parts sum
+ * beyond the doubles rounds to ±∞, stored (±∞, 0), as every write that overflows. A zero is stored as
  * (z, z) with hi's sign, so a written −0 reads back as −0 (hi + lo of (−0, +0) would be +0). A user pair with a
  * finite hi and a non-finite lo is rejected (`INVALID_VALUE`); a non-finite hi is stored as (hi + lo, 0), like
  * an IEEE special value. Raw words in the arrays are not checked: every kernel reads a pair as hi + lo, so a raw
@@ -21,7 +22,9 @@ import type { DdValue } from './dd-arithmetic.js';
 import { builtinGpuStorage, BUILTIN_STORAGE_GPU_FACTS } from '../common/gpu-facts.js';
 
 /**
- * Split layout: high parts and low parts in two arrays of equal length.
+ * Split layout: high parts and low parts in two arrays of equal length. They may be views of any memory; an array whose
+ * hi and lo overlap can be read, but a write through a range over it (`set`) is `INVALID_STORAGE` naming `data`, before
+ * anything is written, as the kernels refuse such an output.
  * @group Double-double
  */
 export class DdSplitArray {
@@ -53,6 +56,16 @@ export class DdSplitArray {
   get length(): number { return this.hi.length; }
 }
 
+/**
+ * Whether a split array's hi and lo share memory (views of one buffer whose byte ranges meet): it can be read, but a
+ * write of one element's pair would store its low part over a high part (kernels refuse such an output too).
+ */
+function partsOverlap(data: DdSplitArray): boolean {
+  const { hi, lo } = data;
+  return hi.buffer === lo.buffer && hi.length > 0 && lo.length > 0
+    && hi.byteOffset < lo.byteOffset + lo.byteLength && lo.byteOffset < hi.byteOffset + hi.byteLength;
+}
+
 /** Normalises a written value into (hi, lo); shared by both layouts. */
 function normalised(v: DdValue | number): [number, number] {
   const hi = typeof v === 'number' ? v : v.hi;
@@ -60,6 +73,9 @@ function normalised(v: DdValue | number): [number, number] {
   if (!Number.isFinite(hi)) return [hi + lo, 0];
   if (!Number.isFinite(lo)) fail('INVALID_VALUE', 'value.lo', 'must be a finite number', lo);
   const s = hi + lo;
+  // Finite parts whose sum is beyond the doubles, (MAX, 2^970): the value rounds to ±∞, stored (±∞, 0) as a kernel
+  // stores an overflow (TwoSum below would leave (∞, NaN), which reads as NaN).
+  if (s - s !== 0) return [s, 0];
   // A zero is stored as (z, z) with the sign of hi (a number x arrives as (x, 0)): with lo = +0, hi + lo of a −0
   // would read back as +0.
   if (s === 0) { const z = hi === 0 ? hi : s; return [z, z]; }
@@ -115,7 +131,13 @@ export const ddSplitStorage: StorageFormat<DdSplitArray, DdValue> = builtinGpuSt
   accepts: (data): data is DdSplitArray => data instanceof DdSplitArray,
   capacity: (data) => data.length,
   decode: (data, k) => ({ hi: data.hi[k]!, lo: data.lo[k]! }),
-  encode: (data, k, v) => { const [h, l] = normalised(v); data.hi[k] = h; data.lo[k] = l; },
+  encode: (data, k, v) => {
+    // A set through a range over such an array stored (2^-60, 2^-60) for (1, 2^-60), or wrote another element's hi.
+    if (partsOverlap(data)) fail('INVALID_STORAGE', 'data', 'must have hi and lo arrays that share no memory to be written (a DdSplitArray over overlapping views can only be read)');
+    const [h, l] = normalised(v);
+    data.hi[k] = h;
+    data.lo[k] = l;
+  },
   emitRead: (data, index, dst: Register) =>
     `{ const dd$k = ${index}; ${dst.names[0]} = ${data}.hi[dd$k]; ${dst.names[1]} = ${data}.lo[dd$k]; }`,
   emitWrite: (data, index, src: Register) =>

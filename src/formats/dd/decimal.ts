@@ -60,7 +60,9 @@ export function ddFromDecimal(out: DdBuffer, text: string, parameter = 'text'): 
  * Non-finite parts give `"NaN"`, `"Infinity"` or `"-Infinity"` (the value of hi + lo).
  * @param hi - high part
  * @param lo - low part
- * @param digits - significant digits, an integer in [1, 1000] (32 shows a double-double fully)
+ * @param digits - significant digits, an integer in [1, 1000] (32 show a double-double's ~106 bits; reading the string
+ *   back gives the same pair only with more, as a pair's significand can be longer: the value of
+ *   −10364226626371657693716117522653272e-91 as a pair, at 34 digits, reads back as another pair)
  * @returns the decimal string
  * @throws {@link ModprecError} `INVALID_OPTION` if `digits` is not an integer in [1, 1000]
  * @example

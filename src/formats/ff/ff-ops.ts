@@ -155,7 +155,9 @@ export function ffFromNumberInto(out: Float64Array, x: number): void {
 }
 
 /**
- * A double-double hi + lo rounded to float-float (hi − fr(hi) is exact; adding lo rounds far below 2^-48).
+ * A double-double hi + lo rounded to float-float (hi − fr(hi) is exact; adding lo rounds far below 2^-48). As for a
+ * double ({@link ffFromNumberInto}), a pair whose sum lies below 2^-126 reads as ±0 (the sign of hi + lo, or of hi
+ * where the sum is 0): docs/double-double.md, "Special values".
  * @param out - receives [hi, lo]
  * @example
  * ```ts
@@ -164,6 +166,13 @@ export function ffFromNumberInto(out: Float64Array, x: number): void {
  * ```
  */
 export function ffFromPairInto(out: Float64Array, hi: number, lo: number): void {
+  const sum = hi + lo;
+  // Below binary32's normal range: ±0, as a double there reads (dd storage's (2^-130, 0) read 2^-130 · 2^20 as 2^-110).
+  if (Math.abs(sum) < 2 ** -126) {
+    out[0] = (sum === 0 ? hi : sum) * 0;
+    out[1] = 0;
+    return;
+  }
   const h = fr(hi);
   const t = fr(hi - h + lo);
   // A part non-finite (or a tail beyond binary32, from an unnormalised pair): the pair stands for hi + lo, so

@@ -36,10 +36,16 @@ export interface FfValue {
 const scratch = new Float64Array(2);
 const pairOf = (out: Float64Array): FfValue => ({ hi: out[0]!, lo: out[1]! });
 
-/** Scalar: an exact value of `kind` rounded to float-float. */
-function ffOfKind(kind: ValueKind, v: unknown): FfValue {
+/**
+ * Scalar: an exact value of `kind` rounded to float-float. A number from a storage of at most 24 bits is a binary32
+ * value, taken as it is (subnormals included), as emitConvert reads it: range.get of f32 storage read 1e-40 as 0 where
+ * every kernel read it.
+ */
+function ffOfKind(kind: ValueKind, v: unknown, sourceBits = 53): FfValue {
   switch (kind) {
-    case 'number': ffFromNumberInto(scratch, v as number); break;
+    case 'number':
+      if (sourceBits <= 24) { scratch[0] = v as number; scratch[1] = 0; } else ffFromNumberInto(scratch, v as number);
+      break;
     case 'dd': ffFromPairInto(scratch, (v as FfValue).hi, (v as FfValue).lo); break;
     case 'mp': ffFromNumberInto(scratch, (v as MpValueLike).toNumber()); break;
   }
