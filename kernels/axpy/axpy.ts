@@ -50,7 +50,7 @@ export function axpy(alpha: number, x: Range<1, any>, y: Range<1, any>, options:
   if (chooseKernelBackend('axpy', options) === 'gpu') {
     const call = prepareGpuCall('axpy', [['x', x], ['y', y]], options as GpuBackendOptions, undefined, (ar) => checkAxpyValues(ar, alpha, x, y));
     const cpu = (): void => axpy(alpha, x, y, { arithmetic: call.arithmetic });
-    return n === 0 || alpha === 0 ? quickReport(call) : updateOnGpu({ alpha, x, beta: 1, y, out: y }, call, cpu);
+    return n === 0 || alpha === 0 ? quickReport(call) : updateOnGpu({ alpha, x, beta: 1, y, out: y, outName: 'y' }, call, cpu);
   }
   const requested = chooseBackend(options);
   options = options as KernelOptions;

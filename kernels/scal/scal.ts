@@ -45,7 +45,7 @@ export function scal(alpha: number, x: Range<1, any>, options: (KernelOptions & 
   if (chooseKernelBackend('scal', options) === 'gpu') {
     const call = prepareGpuCall('scal', [['x', x]], options as GpuBackendOptions, undefined, (ar) => checkScalValues(ar, alpha, x));
     const cpu = (): void => scal(alpha, x, { arithmetic: call.arithmetic });
-    return n === 0 || alpha === 1 ? quickReport(call) : updateOnGpu({ alpha, x, beta: 0, out: x }, call, cpu);
+    return n === 0 || alpha === 1 ? quickReport(call) : updateOnGpu({ alpha, x, beta: 0, out: x, outName: 'x' }, call, cpu);
   }
   const requested = chooseBackend(options);
   options = options as KernelOptions;

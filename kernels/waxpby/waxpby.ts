@@ -54,7 +54,7 @@ export function waxpby(
   if (chooseKernelBackend('waxpby', options) === 'gpu') {
     const call = prepareGpuCall('waxpby', [['x', x], ['y', y], ['w', w]], options as GpuBackendOptions, undefined, (ar) => checkWaxpbyValues(ar, alpha, x, beta, y));
     const cpu = (): void => waxpby(alpha, x, beta, y, w, { arithmetic: call.arithmetic });
-    return n === 0 ? quickReport(call) : updateOnGpu({ alpha, x, beta, y, out: w }, call, cpu);
+    return n === 0 ? quickReport(call) : updateOnGpu({ alpha, x, beta, y, out: w, outName: 'w' }, call, cpu);
   }
   const requested = chooseBackend(options);
   options = options as KernelOptions;

@@ -55,7 +55,7 @@ describe('a user storage that throws in its write, as a kernel\'s output', () =>
   it('INVALID_VALUE names the element (the format\'s error as cause), and the buffer keeps every word', () => {
     const values = fc.array(fc.double({ min: 0.5, max: 64, noNaN: true }), { minLength: 1, maxLength: 6 });
     fc.assert(fc.property(values, fc.nat(), fc.constantFrom(...Object.keys(CASES)), fc.constantFrom('f64', 'f32', 'dd', 'rns106'), fc.constantFrom('js', 'cpu', 'wasm', 'gpu'), (ys, k0, name, arithmetic, backend) => {
-      // DOT's `into` in a user's format passes the GPU's synchronous checks (the GPU runner writes it: not tested here).
+      // DOT's `into` in a user's format passes the GPU's synchronous checks (the GPU runner writes it: test/gpu/public-gpu-user-storage-refusal.test.ts).
       fc.pre(!(name === 'dot into' && backend === 'gpu'));
       const c = CASES[name]!, n = ys.length, k = k0 % n;
       const { data, y } = output(ys);
