@@ -5,7 +5,9 @@
  * after the run (writePair), and its RangeError came through the promise as it was (dot(x, y, { backend: 'gpu', into })
  * with x·y = -3 rejected with "negative: -3", where the CPU gives INVALID_VALUE options.into[0]); likewise an output
  * in a format whose GPU part writes but whose device words are not its CPU bytes (the codec writes back the decoded
- * values): DOT's into, and the outputs of GEMV, AXPY, WAXPBY and SCAL, written up to the refused element before the error.
+ * values): DOT's into, and the outputs of GEMV, AXPY, WAXPBY and SCAL, written up to the refused element before the error;
+ * and DOT's into with an RNS arithmetic on the device (its exact result written by the codec; RNS outputs of the other
+ * kernels are RNS or built-in storage only).
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
@@ -54,13 +56,14 @@ describe("backend 'gpu': a user's storage that throws in its write", () => {
   it('DOT into (no GPU part, or a writing part): INVALID_VALUE options.into[0], cause kept, into as it was; a value it takes is stored', async () => {
     await requireRuntime();
     const ints = fc.array(fc.integer({ min: -4, max: 4 }), { minLength: 1, maxLength: 5 });
-    await fc.assert(fc.asyncProperty(ints, fc.constantFrom(plain, writable), async (xs, format) => {
+    // f32 on the device, or RNS (its exact result written by the codec on the CPU).
+    await fc.assert(fc.asyncProperty(ints, fc.constantFrom(plain, writable), fc.constantFrom('f32', 'rns106'), async (xs, format, arithmetic) => {
       const x = vector(xs, { storage: formats.f64, arithmetic: formats.f32 });
       const y = vector(xs.map((_, i) => (i % 2 === 0 ? 1 : -1)), { storage: formats.f64, arithmetic: formats.f32 });
       const exact = xs.reduce((s, v, i) => s + (i % 2 === 0 ? v : -v), 0);
       const { data, out } = output(format, 1);
       const before = Array.from(data);
-      const call = dot(x, y, { backend: 'gpu', strict: true, into: out });
+      const call = dot(x, y, { backend: 'gpu', strict: true, arithmetic, into: out });
       if (exact < 0) {
         const e = await rejection(call);
         expect([e.code, e.parameter]).toEqual(['INVALID_VALUE', 'options.into[0]']);
@@ -71,7 +74,7 @@ describe("backend 'gpu': a user's storage that throws in its write", () => {
         // The sum of small integers is exact in f32: stored once, rounded to the format; the sentinels untouched.
         expect(Array.from(data)).toEqual([before[0], format === plain ? exact : encodeE5M2(exact), before[2]]);
       }
-    }), { numRuns: 8, examples: [[[-3], plain], [[-3], writable], [[2, 5], writable]] });
+    }), { numRuns: 10, examples: [[[-3], plain, 'f32'], [[-3], writable, 'f32'], [[2, 5], writable, 'f32'], [[-3], plain, 'rns106'], [[1, 4], writable, 'rns106']] });
   });
 
   it('GEMV, AXPY, WAXPBY and SCAL outputs in a writing part: INVALID_VALUE naming the element, cause kept, every byte as it was', async () => {

@@ -25,8 +25,7 @@ import type { DeviceMatrix } from '../../../kernels/gemv/gemv-webgpu.js';
 import { trsvRounding, trsvStoresScaledInPlace } from '../../../kernels/trsv/trsv-webgpu.js';
 import { refillEllIndices, type DeviceEll } from '../../../kernels/ell-spmv/ell-spmv-webgpu.js';
 import { nearestIntegerOfQuotient } from '../../formats/convert/scaled-integer.js';
-import { restoringOutput } from '../../../kernels/shared/output-restore.js';
-import { storeCatches, storeThrew } from '../cpu/store-failure.js';
+import { codecWrites } from './codec-writes.js';
 
 
 /** What a GPU run reports (the public name is gpu-dispatch.ts's GpuKernelReport). */
@@ -151,26 +150,7 @@ async function writeBack(g: Gpu, r: Range<1, any>, d: DeviceArray, call: GpuCall
   if (SAME_BYTES.has(r.accessor.storage.name) || spanOutput(r)) return g.spanToRange(d, r as never);
   const v = await d.toHost();
   const a = r.accessor;
-  codecWrites(r, name, call, (i) => a.storage.encode(a.data as never, a.linearIndex([i]), v[i]! as never));
-}
-
-/**
- * Writes elements 0…n−1 of `r` by the storage codec (`write(i)`), as the CPU kernels' stores: a user's storage whose
- * write throws is INVALID_VALUE naming `name[i]` with the format's error as `cause`, and `r` is put back as it was
- * (kernels/shared/output-restore.ts, src/backends/cpu/store-failure.ts). Without `name` (a caller that does not say
- * its output's public name) the format's error passes as it is.
- */
-function codecWrites(r: Range<1, any>, name: string | undefined, call: GpuCall, write: (i: number) => void): void {
-  const a = r.accessor, n = r.length();
-  if (name === undefined || !storeCatches(a.storage)) {
-    for (let i = 0; i < n; i++) write(i);
-    return;
-  }
-  restoringOutput(r, name, call.arithmetic, () => {
-    for (let i = 0; i < n; i++) {
-      try { write(i); } catch (e) { storeThrew(a.linearIndex([i]), e, a.storage.name); }
-    }
-  });
+  codecWrites(r, name, call.arithmetic, (i) => a.storage.encode(a.data as never, a.linearIndex([i]), v[i]! as never));
 }
 
 /**
@@ -199,7 +179,7 @@ async function writeScaled(g: Gpu, r: Range<1, any>, d: DeviceArray, call: GpuCa
   const a = r.accessor;
   const st = a.storage;
   const ar = call.arithmetic;
-  codecWrites(r, name, call, (i) => {
+  codecWrites(r, name, call.arithmetic, (i) => {
     const hi = pairs ? pairs[2 * i]! : f[i * c]!, lo = pairs ? pairs[2 * i + 1]! : c === 2 ? f[i * c + 1]! : 0;
     const s = a.scale!.data[a.scaleIndex([i])]!;
     if (st.isInteger) st.encode(a.data as never, a.linearIndex([i]), nearestIntegerOfQuotient(hi, lo, s) as never);
@@ -327,7 +307,7 @@ async function writeInto(g: Gpu, into: Range<1, any>, result: DeviceArray, hi: n
 function writePair(into: Range<1, any>, hi: number, lo: number, call: GpuCall): void {
   const a = into.accessor;
   const st = a.storage;
-  codecWrites(into, 'options.into', call, () => a.storage.encode(a.data as never, a.linearIndex([0]), call.arithmetic.toKind(st.kind, call.arithmetic.fromKind('dd', { hi, lo }), st.significandBits) as never));
+  codecWrites(into, 'options.into', call.arithmetic, () => a.storage.encode(a.data as never, a.linearIndex([0]), call.arithmetic.toKind(st.kind, call.arithmetic.fromKind('dd', { hi, lo }), st.significandBits) as never));
 }
 
 /**
