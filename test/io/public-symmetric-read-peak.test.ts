@@ -4,37 +4,16 @@
  * then copied the entries read into new arrays with `.slice(0, out)` since a diagonal entry has no mirror: up to
  * 16·out bytes more, unplanned (a 2 × 2 symmetric file with entries (1,1) and (2,1), read with maxBytes = 64, allocated
  * 64 + 48 bytes). Now the arrays returned are views of the planned ones. The allocations are counted by typed-array
- * constructors and `slice` that tally the bytes they create.
+ * constructors and `slice` that tally the bytes they create (./allocation-tally.ts).
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
 import { readMatrixMarket } from '../../src/index.js';
 import { expectModprec } from '../sparse/sparse-arbitraries.js';
+import { countAllocations } from './allocation-tally.js';
 
 afterEach(() => { vi.unstubAllGlobals(); vi.restoreAllMocks(); });
 
-/** Counts the bytes of every Int32Array / Float64Array made with `new` and of every typed-array `slice`. */
-function countAllocations(): { bytes: number } {
-  const tally = { bytes: 0 };
-  for (const name of ['Int32Array', 'Float64Array'] as const) {
-    const real = globalThis[name];
-    vi.stubGlobal(name, new Proxy(real, {
-      construct(target, args: unknown[]) {
-        const made = Reflect.construct(target, args) as Int32Array | Float64Array;
-        if (typeof args[0] === 'number') tally.bytes += made.byteLength;
-        return made;
-      },
-    }));
-  }
-  const typedArrayPrototype = Object.getPrototypeOf(Int32Array.prototype) as { slice: (this: Int32Array, a?: number, b?: number) => Int32Array };
-  const slice = typedArrayPrototype.slice;
-  vi.spyOn(typedArrayPrototype, 'slice').mockImplementation(function (this: Int32Array, a?: number, b?: number) {
-    const copy = slice.call(this, a, b);
-    tally.bytes += copy.byteLength;
-    return copy;
-  });
-  return tally;
-}
 
 /** A lower-triangular entry list of an n × n matrix (diagonal entries 0 for skew-symmetric files). */
 const lowerEntries = fc.integer({ min: 1, max: 6 }).chain((n) => fc.tuple(fc.constant(n), fc.array(
