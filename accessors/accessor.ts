@@ -137,7 +137,8 @@ export class Accessor<D extends Dimensionality = Dimensionality, T = number> {
    *   `INVALID_SIZE` for bad sizes (1 to 3 non-negative integers, at most 2^31 − 1 elements in all) or an offset that is not an integer; `INVALID_STRIDE`
    *   for strides that are not one integer per dimension; `INVALID_FORMAT` naming `storage` / `arithmetic` for an object
    *   that is not a storage / arithmetic format; `INVALID_OPTION`, `INVALID_STORAGE`, `INVALID_SIZE` or `INVALID_STRIDE`
-   *   naming `scale` or its part for a scale of the wrong shape
+   *   naming `scale` or its part for a scale of the wrong shape; `INVALID_VALUE` naming `scale.data[k]` for a scale the
+   *   view reaches that is zero, NaN or ±∞ (as the scaled factories and {@link Accessor.writeScale} refuse one)
    */
   constructor(init: AccessorInit<D, T>) {
     checkShape(init);
@@ -169,6 +170,8 @@ export class Accessor<D extends Dimensionality = Dimensionality, T = number> {
         if (reach < 0) slo += reach; else shi += reach;
       }
       if (slo < 0 || shi >= s.data.length) fail('INVALID_STORAGE', 'scale', `must hold scales ${slo}..${shi}`, s.data);
+      // A view made from this one (sub, toConst, withArithmetic) reaches a subset of these scales: checked here, once.
+      if ((init as TrustedInit<D, T>)[scalesChecked] !== true) checkScaleValues(s, this.size);
     }
   }
 
@@ -335,7 +338,7 @@ export class Accessor<D extends Dimensionality = Dimensionality, T = number> {
       size: size as unknown as Tuple<D>,
       offset,
       scale: this.scale ? { ...this.scale, offset: scaleOffset } : undefined,
-    });
+    } as TrustedInit<D, T>);
   }
 
   /** A read-only accessor over the same storage (kernels refuse to write through it). */
@@ -358,12 +361,44 @@ export class Accessor<D extends Dimensionality = Dimensionality, T = number> {
     };
   }
 
+  /** This accessor's init, marked as having its scales checked (a view of it reaches a subset of them). */
   private init(): AccessorInit<D, T> {
-    return {
+    const init: TrustedInit<D, T> = {
       size: this.size, strides: this.strides, offset: this.offset, storage: this.storage,
       arithmetic: this.arithmetic, data: this.data, layout: this.layout, scale: this.scale, writable: this.writable,
     };
+    init[scalesChecked] = true;
+    return init;
   }
+}
+
+/**
+ * Marks an init made by an accessor's own views (sub, toConst, withArithmetic): their scales are a subset of one
+ * already checked, so `sub()` stays O(1). Not exported, so a user's init cannot carry it.
+ */
+const scalesChecked = Symbol('modprec.scalesChecked');
+
+/** An init that may carry the {@link scalesChecked} mark. */
+type TrustedInit<D extends Dimensionality, T> = AccessorInit<D, T> & { [scalesChecked]?: true };
+
+/**
+ * Every scale a non-empty view reaches is finite and non-zero, as the scaled factories and writeScale require:
+ * the raw constructor took a zero, NaN or ±∞ scale, whose reads gave 0, NaN or ∞ and whose writes divided by it.
+ * Only the scales the view reaches are checked (a shared scale array may hold other views' scales beyond them).
+ */
+function checkScaleValues(s: ScaleInfo, size: readonly number[]): void {
+  // The dimensions along which the scale moves (stride 0 or extent 1 reach one scale); up to three nested walks.
+  const dims = size.map((n, d) => d).filter((d) => size[d]! > 1 && s.strides[d] !== 0);
+  const walk = (k: number, level: number): void => {
+    if (level === dims.length) {
+      const v = s.data[k]!;
+      if (!Number.isFinite(v) || v === 0) fail('INVALID_VALUE', `scale.data[${k}]`, 'must be finite and non-zero', v);
+      return;
+    }
+    const d = dims[level]!;
+    for (let i = 0; i < size[d]!; i++) walk(k + i * s.strides[d]!, level + 1);
+  };
+  walk(s.offset, 0);
 }
 
 /**

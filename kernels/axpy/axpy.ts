@@ -15,6 +15,7 @@ import { recursiveAccumulation, resolveAccumulation } from '../shared/accumulati
 import { chooseBackend, prepareGpuCall, updateOnGpu, quickReport, type GpuBackendOptions, type GpuKernelReport } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
 import { checkAxpyArguments, checkAxpyValues } from './axpy-arguments.js';
 import { checkSplit, runSplit, threadsOf, type ThreadsOption } from '../shared/threads-option.js';
+import { restoringOutput } from '../shared/output-restore.js';
 
 /**
  * y := α·x + y, each element read through its accessor and written back rounded to y's storage.
@@ -24,7 +25,9 @@ import { checkSplit, runSplit, threadsOf, type ThreadsOption } from '../shared/t
  * @param y - the vector updated in place (writable, same length)
  * @param options - arithmetic (default: the most precise of the operands')
  * @throws {@link ModprecError} `DIMENSION_MISMATCH`, `INVALID_VALUE` (α not a number), `INVALID_STORAGE` (read-only y, or y
- *   overlapping x in memory other than as the same elements)
+ *   overlapping x in memory other than as the same elements);
+ *   `INVALID_VALUE` naming `y[i]` for a result that is NaN or ±∞ in an IEEE arithmetic where the output is stored in RNS
+ *   (which holds finite values only): known once computed, the output is then put back as it was.
  * @example
  * ```ts
  * import { vector, toArray, axpy } from 'modprec';
@@ -47,7 +50,7 @@ export function axpy(alpha: number, x: Range<1, any>, y: Range<1, any>, options:
   if (chooseKernelBackend('axpy', options) === 'gpu') {
     const call = prepareGpuCall('axpy', [['x', x], ['y', y]], options as GpuBackendOptions, undefined, (ar) => checkAxpyValues(ar, alpha, x, y));
     const cpu = (): void => axpy(alpha, x, y, { arithmetic: call.arithmetic });
-    return n === 0 || alpha === 0 ? quickReport(call) : updateOnGpu({ alpha, x, beta: 1, y, out: y }, call, cpu);
+    return n === 0 || alpha === 0 ? quickReport(call) : updateOnGpu({ alpha, x, beta: 1, y, out: y, outName: 'y' }, call, cpu);
   }
   const requested = chooseBackend(options);
   options = options as KernelOptions;
@@ -80,5 +83,6 @@ export function axpy(alpha: number, x: Range<1, any>, y: Range<1, any>, options:
       o.y!.emitStore(ar, yv, 'y_p', o.y!.accessor.scale ? 'y_q' : undefined),
     ].join('\n'),
   });
-  f(n, ...operandArgs(x, y), alpha);
+  // An RNS y cannot hold a NaN or ±∞ result: y is put back and the element named (kernels/shared/output-restore.ts).
+  restoringOutput(y, 'y', ar, () => f(n, ...operandArgs(x, y), alpha));
 }

@@ -20,6 +20,7 @@ import { wasmOrderedDot } from '../shared/ordered-sum-wasm.js';
 import { checkDotGpuInto, checkDotInto, checkDotOperands, checkDotThreadsInto } from './dot-arguments.js';
 import { dotIntoStore } from './dot-into-cpu.js';
 import { runSplit, threadsOf, type ThreadsOption } from '../shared/threads-option.js';
+import { restoringOutput } from '../shared/output-restore.js';
 
 /**
  * Options of {@link dot}.
@@ -42,7 +43,9 @@ export interface DotOptions extends KernelOptions, ThreadsOption {
  *   `backend: 'gpu'` runs it on WebGPU (see the overload)
  * @returns the result rounded to the nearest double
  * @throws {@link ModprecError} `DIMENSION_MISMATCH` when lengths differ; `INVALID_OPTION` for non-ranges;
- *   `INVALID_STORAGE` when `into` overlaps x or y in memory (x and y may share anything: both are only read)
+ *   `INVALID_STORAGE` when `into` overlaps x or y in memory (x and y may share anything: both are only read);
+ *   `INVALID_VALUE` naming `options.into[0]` for a NaN or ±∞ result in an IEEE arithmetic where `into` is stored in RNS
+ *   (which holds finite values only: known once computed, `into` is then left as it was)
  * @example
  * ```ts
  * import { vector, formats, dot } from 'modprec';
@@ -87,7 +90,10 @@ export function dot(x: Range<1, any>, y: Range<1, any>, options: (DotOptions & {
   const numerics = cpu === 'wasm' ? wasmNumericsOf(ar, acc) : undefined;
   // `into` takes the WebAssembly's result through the JavaScript DOT's own store (dot-into-cpu.ts), and the
   // kernel returns that register's double; a result left to the JavaScript kernel below is stored by it.
-  const finish = (hi: number, lo: number, pair: boolean): number => (into ? dotIntoStore(into.accessor, ar, pair)(hi, lo, ...Operand.args(into.accessor)) : pair ? hi + lo : hi);
+  // An RNS `into` cannot hold a NaN or ±∞ result, a user's storage may refuse one: named `options.into[0]`, `into`
+  // left as it was (kernels/shared/output-restore.ts).
+  const storing = <T>(run: () => T): T => (into ? restoringOutput(into, 'options.into', ar, run) : run());
+  const finish = (hi: number, lo: number, pair: boolean): number => (into ? storing(() => dotIntoStore(into.accessor, ar, pair)(hi, lo, ...Operand.args(into.accessor))) : pair ? hi + lo : hi);
   const ordered = orderedNumerics(numerics);
   // A scale per element: the values as the arithmetic reads them, in an unscaled twin (kernels/shared/scale-twin.ts).
   const [xa, ya] = numerics === undefined ? [x.accessor, y.accessor] : [readTwin(x.accessor, n, numerics, ar.kind === 'dd'), readTwin(y.accessor, n, numerics, ar.kind === 'dd', 1)];
@@ -107,6 +113,8 @@ export function dot(x: Range<1, any>, y: Range<1, any>, options: (DotOptions & {
   const args = [...Operand.args(x.accessor), ...Operand.args(y.accessor), ...(into ? Operand.args(into.accessor) : [])];
   // A cold kernel's first long run would leave V8 in a deoptimisation loop (src/backends/cpu/prime.ts); DOT has no
   // side effect but `into`, which the full run overwrites.
-  primeOnce(f, n, (k) => f(k, ...args));
-  return f(n, ...args);
+  return storing(() => {
+    primeOnce(f, n, (k) => f(k, ...args));
+    return f(n, ...args);
+  });
 }

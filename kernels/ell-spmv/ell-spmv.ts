@@ -20,6 +20,7 @@ import { wasmDdEllSpmv } from './ell-spmv-dd-wasm.js';
 import { runWasm } from '../shared/run-wasm.js';
 import { readMatrixTwin, readTwin } from '../shared/scale-twin.js';
 import { checkSplit, runSplit, threadsOf, type ThreadsOption } from '../shared/threads-option.js';
+import { restoringOutput } from '../shared/output-restore.js';
 
 /**
  * y := α·A·x + β·y for an ELL matrix (Ginkgo's layout: slots column-major, padding marked by column −1 and
@@ -32,7 +33,9 @@ import { checkSplit, runSplit, threadsOf, type ThreadsOption } from '../shared/t
  * @param options - arithmetic (default: the most precise among A's values, x, y), accumulation (default recursive)
  * @throws {@link ModprecError} `DIMENSION_MISMATCH` for lengths that do not fit A; `INVALID_STORAGE` for a
  *   read-only y; `INVALID_OPTION`, `INVALID_VALUE`; for a plain EllMatrix, its validation errors
- *   (`INDEX_OUT_OF_RANGE` for a column index outside the matrix). Nothing is written when it throws.
+ *   (`INDEX_OUT_OF_RANGE` for a column index outside the matrix); `INVALID_VALUE` naming `y[i]` for a result that is
+ *   NaN or ±∞ in an IEEE arithmetic where y is stored in RNS (which holds finite values only: known once computed, y is
+ *   then put back as it was). Nothing is written when it throws.
  * @example
  * ```ts
  * import { vector, toArray, formats, ellSpmv, ellWithStorage, csrToEll, readMatrixMarketCsr } from 'modprec';
@@ -85,7 +88,7 @@ export function ellSpmv(args: EllSpmvArguments, options: (KernelOptions & Thread
   if (threads) { runSplit(threads, 'ellSpmv', { alpha, A, x, beta, y }, ar, acc, cpu, requested); return; }
   const alphaCase = cols === 0 || width === 0 ? 'zero' : coefficientCase(alpha);
   if (alphaCase === 'zero') {
-    if (beta !== 1) scaleYProgram(y.accessor, ar, coefficientCase(beta))(rows, 0, ...Operand.args(y.accessor), 0, beta);
+    if (beta !== 1) restoringOutput(y, 'y', ar, () => scaleYProgram(y.accessor, ar, coefficientCase(beta))(rows, 0, ...Operand.args(y.accessor), 0, beta));
     return;
   }
   // A scale per element of x: read from an unscaled twin (kernels/shared/scale-twin.ts).
@@ -102,5 +105,6 @@ export function ellSpmv(args: EllSpmvArguments, options: (KernelOptions & Thread
     if (runWasm(requested, () => { done = wasmOrderedEllSpmv(alpha, A.structure, va, xa, beta, y.accessor, ordered.accumulation, ordered.arithmetic); }) && done) return;
   } else if (cpu === 'wasm' && runWasm(requested, () => wasmEllSpmv(alpha, A.structure, va, xa, beta, y.accessor, f32, kahan))) return;
   const f = ellSpmvProgram({ values: A.values.accessor, x: x.accessor, y: y.accessor, ar, acc, alpha: alphaCase, beta: coefficientCase(beta) });
-  f(rows, width, stride, colIndex, ...Operand.args(A.values.accessor), ...Operand.args(x.accessor), ...Operand.args(y.accessor), alpha, beta);
+  // An RNS y cannot hold a NaN or ±∞ result: y is put back and the element named (kernels/shared/output-restore.ts).
+  restoringOutput(y, 'y', ar, () => f(rows, width, stride, colIndex, ...Operand.args(A.values.accessor), ...Operand.args(x.accessor), ...Operand.args(y.accessor), alpha, beta));
 }

@@ -18,6 +18,7 @@ import { gemvProgram, type GemvLoop } from './gemv-cpu.js';
 import { checkGpuLoop, chooseLoop, wasmLoopRefusal } from './gemv-loop-option.js';
 import { coefficientCase } from './coefficients.js';
 import { checkSplit, runSplit, threadsOf, type ThreadsOption } from '../shared/threads-option.js';
+import { restoringOutput } from '../shared/output-restore.js';
 
 /**
  * Options of {@link gemv}.
@@ -55,7 +56,8 @@ function scratchOf(m: number): Float64Array {
  *   loop order (see {@link GemvOptions.loop})
  * @throws {@link ModprecError} `DIMENSION_MISMATCH` when the lengths do not fit op(A); `INVALID_STORAGE` for a
  *   read-only y; `INVALID_OPTION` for a bad trans, loop or accumulation, or a non-range; `INVALID_VALUE` for a
- *   non-number α or β. Nothing is written when it throws.
+ *   non-number α or β, or naming `y[i]` for a result that is NaN or ±∞ in an IEEE arithmetic where y is stored in RNS
+ *   (which holds finite values only: known once computed, y is then put back as it was). Nothing is written when it throws.
  * @example
  * ```ts
  * import { range, vector, toArray, formats, reducedRowMajor, gemv } from 'modprec';
@@ -127,6 +129,9 @@ export function gemv(args: GemvArguments, options: (GemvOptions & { backend?: Cp
     } else if (runWasm(requested, () => wasmGemv(alpha, Aa, xa, beta, y.accessor, m, n))) return;
   }
   const f = gemvProgram({ A: opA, x: x.accessor, y: y.accessor, ar, acc, loop, alpha: alphaCase, beta: coefficientCase(beta) });
-  if (alphaCase === 'zero') f(m, n, ...Operand.args(y.accessor), alpha, beta);
-  else f(m, n, ...Operand.args(opA), ...Operand.args(x.accessor), ...Operand.args(y.accessor), alpha, beta, loop === 'axpy' ? scratchOf(m) : undefined);
+  // An RNS y cannot hold a NaN or ±∞ result: y is put back and the element named (kernels/shared/output-restore.ts).
+  restoringOutput(y, 'y', ar, () => {
+    if (alphaCase === 'zero') f(m, n, ...Operand.args(y.accessor), alpha, beta);
+    else f(m, n, ...Operand.args(opA), ...Operand.args(x.accessor), ...Operand.args(y.accessor), alpha, beta, loop === 'axpy' ? scratchOf(m) : undefined);
+  });
 }

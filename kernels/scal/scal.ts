@@ -15,11 +15,14 @@ import { recursiveAccumulation, resolveAccumulation } from '../shared/accumulati
 import { chooseBackend, prepareGpuCall, updateOnGpu, quickReport, type GpuBackendOptions, type GpuKernelReport } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
 import { checkScalArguments, checkScalValues } from './scal-arguments.js';
 import { checkSplit, runSplit, threadsOf, type ThreadsOption } from '../shared/threads-option.js';
+import { restoringOutput } from '../shared/output-restore.js';
 
 /**
  * x := α·x in place. α = 0 sets x to zero without reading it (as LAPACK's convention: NaN in x does not
  * survive a scaling by zero); α = 1 and empty vectors return at once.
- * @throws {@link ModprecError} `INVALID_VALUE`, `INVALID_STORAGE` (read-only x)
+ * @throws {@link ModprecError} `INVALID_VALUE`, `INVALID_STORAGE` (read-only x);
+ *   `INVALID_VALUE` naming `x[i]` for a result that is NaN or ±∞ in an IEEE arithmetic where the output is stored in RNS
+ *   (which holds finite values only): known once computed, the output is then put back as it was.
  * @example
  * ```ts
  * import { vector, toArray, formats, scal } from 'modprec';
@@ -42,7 +45,7 @@ export function scal(alpha: number, x: Range<1, any>, options: (KernelOptions & 
   if (chooseKernelBackend('scal', options) === 'gpu') {
     const call = prepareGpuCall('scal', [['x', x]], options as GpuBackendOptions, undefined, (ar) => checkScalValues(ar, alpha, x));
     const cpu = (): void => scal(alpha, x, { arithmetic: call.arithmetic });
-    return n === 0 || alpha === 1 ? quickReport(call) : updateOnGpu({ alpha, x, beta: 0, out: x }, call, cpu);
+    return n === 0 || alpha === 1 ? quickReport(call) : updateOnGpu({ alpha, x, beta: 0, out: x, outName: 'x' }, call, cpu);
   }
   const requested = chooseBackend(options);
   options = options as KernelOptions;
@@ -73,5 +76,6 @@ export function scal(alpha: number, x: Range<1, any>, options: (KernelOptions & 
       o.x!.emitStore(ar, xv, 'x_p', o.x!.accessor.scale ? 'x_q' : undefined),
     ].join('\n'),
   });
-  f(n, ...operandArgs(x), alpha);
+  // An RNS x cannot hold a NaN or ±∞ result: x is put back and the element named (kernels/shared/output-restore.ts).
+  restoringOutput(x, 'x', ar, () => f(n, ...operandArgs(x), alpha));
 }

@@ -21,6 +21,7 @@ import { trsvNeedsScratch, trsvProgram } from './trsv-cpu.js';
 import { checkTrsvValues } from './trsv-pivots.js';
 import { solveRestoringX } from './trsv-rns-overflow.js';
 import { threadsOf } from '../shared/threads-option.js';
+import { restoringOutput } from '../shared/output-restore.js';
 
 let scratch = new Float64Array(0);
 
@@ -47,7 +48,8 @@ function scratchOf(n: number): Float64Array {
  *   `INVALID_STORAGE` for a read-only x; `INVALID_OPTION` for bad uplo/trans/diag or non-ranges;
  *   `INVALID_VALUE` in RNS arithmetic for a zero pivot or a non-finite entry read, or naming `x[i]` for an unknown
  *   that overflows x's storage (stored as ±∞) before a later row reads it back.
- *   Nothing is written when it throws.
+ *   `INVALID_VALUE` naming `x[i]` for an unknown that is NaN or ±∞ in an IEEE arithmetic where x is stored in RNS (which
+ *   holds finite values only; the first in solve order): x is then put back as it was. Nothing is written when it throws.
  * @example
  * ```ts
  * import { range, vector, toArray, formats, reducedColMajor, trsv } from 'modprec';
@@ -125,6 +127,7 @@ export function trsv(args: TrsvArguments, options: (KernelOptions & { backend?: 
   const spec = { T, x: x.accessor, ar, acc, lower, unit };
   const solve = (): void => trsvProgram(spec)(n, ...Operand.args(T), ...Operand.args(x.accessor), trsvNeedsScratch(spec) ? scratchOf(n) : undefined);
   // RNS has no ±∞: an unknown that overflows x's storage cannot be read back by the rows after it.
-  if (ar.kind === 'mp') solveRestoringX(x, lower, ar, solve);
-  else solve();
+  // An RNS x cannot hold a NaN or ±∞ unknown of an IEEE arithmetic, a user's storage may refuse one: x is put back
+  // and the unknown named (kernels/shared/output-restore.ts).
+  restoringOutput(x, 'x', ar, ar.kind === 'mp' ? () => solveRestoringX(x, lower, ar, solve) : solve);
 }

@@ -15,6 +15,7 @@ import { recursiveAccumulation, resolveAccumulation } from '../shared/accumulati
 import { chooseBackend, prepareGpuCall, updateOnGpu, quickReport, type GpuBackendOptions, type GpuKernelReport } from '../../src/backends/webgpu-bridge/gpu-dispatch.js';
 import { checkWaxpbyArguments, checkWaxpbyValues } from './waxpby-arguments.js';
 import { checkSplit, runSplit, threadsOf, type ThreadsOption } from '../shared/threads-option.js';
+import { restoringOutput } from '../shared/output-restore.js';
 
 /**
  * w := α·x + β·y. A zero coefficient means its vector is not read (NaN or Inf there does not leak);
@@ -26,7 +27,9 @@ import { checkSplit, runSplit, threadsOf, type ThreadsOption } from '../shared/t
  * @param w - output (writable, same length)
  * @param options - arithmetic (default: the most precise of the operands')
  * @throws {@link ModprecError} `DIMENSION_MISMATCH`, `INVALID_VALUE`, `INVALID_STORAGE` (read-only w, or w overlapping
- *   x or y in memory other than as the same elements)
+ *   x or y in memory other than as the same elements);
+ *   `INVALID_VALUE` naming `w[i]` for a result that is NaN or ±∞ in an IEEE arithmetic where the output is stored in RNS
+ *   (which holds finite values only): known once computed, the output is then put back as it was.
  * @example
  * ```ts
  * import { vector, toArray, waxpby } from 'modprec';
@@ -51,7 +54,7 @@ export function waxpby(
   if (chooseKernelBackend('waxpby', options) === 'gpu') {
     const call = prepareGpuCall('waxpby', [['x', x], ['y', y], ['w', w]], options as GpuBackendOptions, undefined, (ar) => checkWaxpbyValues(ar, alpha, x, beta, y));
     const cpu = (): void => waxpby(alpha, x, beta, y, w, { arithmetic: call.arithmetic });
-    return n === 0 ? quickReport(call) : updateOnGpu({ alpha, x, beta, y, out: w }, call, cpu);
+    return n === 0 ? quickReport(call) : updateOnGpu({ alpha, x, beta, y, out: w, outName: 'w' }, call, cpu);
   }
   const requested = chooseBackend(options);
   options = options as KernelOptions;
@@ -95,5 +98,6 @@ export function waxpby(
       o.w!.emitStore(ar, t, 'w_p', o.w!.accessor.scale ? 'w_q' : undefined),
     ].join('\n'),
   });
-  f(n, ...operandArgs(x, y, w), alpha, beta);
+  // An RNS w cannot hold a NaN or ±∞ result: w is put back and the element named (kernels/shared/output-restore.ts).
+  restoringOutput(w, 'w', ar, () => f(n, ...operandArgs(x, y, w), alpha, beta));
 }

@@ -35,11 +35,12 @@ export function readMatrixMarketCsr(text: string | Uint8Array, options: MatrixMa
 
 /**
  * Bytes reading into CSR allocates at its peak: the reader's arrays, then the conversion's — for COO two counting
- * sorts (cooToCsr: 4·cols + 12·rows + 20·nnz), for dense a row pointer and up
- * to rows·cols entries (Int32 column and Float64 value each).
+ * sorts and the merged arrays (cooToCsr: 4·cols + 12·rows + 20·nnz), then the copies of the merged arrays it returns
+ * (12·nnz: `.slice(0, out)`, taken whether or not duplicates were merged; 20·nnz alone let the peak pass maxBytes by
+ * that much); for dense a row pointer and up to rows·cols entries (Int32 column and Float64 value each).
  */
 function csrReadBytes(header: MatrixMarketHeader, rows: number, cols: number, entries: number): number {
   const own = readerBytes(header, rows, cols, entries);
-  if (header.format === 'coordinate') return own + 4 * (cols + 1) + 12 * (rows + 1) + 20 * expandedEntries(header, entries);
+  if (header.format === 'coordinate') return own + 4 * (cols + 1) + 12 * (rows + 1) + 32 * expandedEntries(header, entries);
   return own + 4 * (rows + 1) + 12 * rows * cols;
 }

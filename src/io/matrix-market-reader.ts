@@ -27,7 +27,8 @@ import type {
  * Symmetric files must hold only entries on or below the diagonal (`row ≥ col`); skew-symmetric ones only
  * entries below it, except that an explicit zero on the diagonal is accepted. The returned matrix is the
  * full matrix: for `coordinate` files a COO matrix whose off-diagonal stored entries are each followed by
- * their mirror (negated for skew-symmetric); for `array` files a dense column-major matrix (a symmetric array
+ * their mirror (negated for skew-symmetric; a diagonal entry has none, so its three arrays are views of the first
+ * entries of arrays sized for 2·entries, as `maxBytes` counted them — no copy); for `array` files a dense column-major matrix (a symmetric array
  * file stores the lower triangle column by column, a skew-symmetric one the strictly lower triangle). A
  * `pattern` file's values are 1. Duplicate positions in a coordinate file are kept (COO sums them).
  *
@@ -235,11 +236,14 @@ function readCoordinate(
     if (mirror && i !== j) { rowIndex[out] = j; colIndex[out] = i; values[out] = skew ? -v : v; out++; }
   }
   checkNoMoreEntries(cursor, entries, sizeLine);
+  // Views of the first `out` entries, not copies: a diagonal entry has no mirror, and `.slice(0, out)` allocated
+  // up to 16·out more bytes than the planned 16·capacity (a symmetric file with one diagonal entry peaked at about
+  // twice maxBytes). The arrays keep their capacity's buffers, which maxBytes counted.
   const matrix = cooMatrix({
     rows, cols,
-    rowIndex: out === capacity ? rowIndex : rowIndex.slice(0, out),
-    colIndex: out === capacity ? colIndex : colIndex.slice(0, out),
-    values: out === capacity ? values : values.slice(0, out),
+    rowIndex: out === capacity ? rowIndex : rowIndex.subarray(0, out),
+    colIndex: out === capacity ? colIndex : colIndex.subarray(0, out),
+    values: out === capacity ? values : values.subarray(0, out),
   });
   return { format: 'coordinate', header, rows, cols, storedEntries: entries, comments: cursor.comments, matrix };
 }

@@ -11,6 +11,7 @@ import { begin, finish, runSolve, unitScaledInput, validateSolve, type Validated
 import type { SolverResult } from './solver-result.js';
 import { gamma } from '../../kernels/shared/accumulation.js';
 import { residual, type Algorithm, type KrylovSpace } from './krylov-space.js';
+import { addToSolution, operatorScale } from './solution-scale.js';
 
 /**
  * Options of {@link bicgstab}.
@@ -27,7 +28,7 @@ export interface BicgstabOptions extends SolverOptions {
    * the first breakdown). When ρ = r̂ᵀr vanishes (is 0, or at most γₙ·‖r̂‖₂·‖r‖₂, below the DOT's rounding error), or
    * σ = r̂ᵀA·p or ω is 0, after at least one iteration since r̂ was set, the solver checks the true residual b − A·x
    * and restarts from it with the shadow residual reset to it (r̂ = r); only when none is left does it stop with the
-   * breakdown. A breakdown that recurs before the next iteration is reported as the one that made the restart (after
+   * breakdown (or `converged`, where x's true residual, checked then, meets the tolerance). A breakdown that recurs before the next iteration is reported as the one that made the restart (after
    * ω = 0, r̂ = r = s gives σ = sᵀA·s = tᵀs = 0 again in exact arithmetic: that is `omega-zero`). The first ρ, of r̂
    * and r₀, is never restarted: a given `shadow` orthogonal to r₀ is `rho-zero`.
    */
@@ -58,7 +59,7 @@ export interface BicgstabResult<T = any> extends SolverResult<T> {
  * is checked when the recurrence residual meets the tolerance or diverges, and the recurrence restarts from it
  * otherwise; a solve that stops short returns its checked iterate of the smallest true residual where its last one is
  * worse, one more vector). Where A·p or A·s overflows the vectors' storage (fp16: 65504), A is applied scaled by a
- * power of two, as in {@link cg}, with α and ω in its units. A vanishing ρ, σ or ω restarts the solve from the true
+ * power of two, as in {@link cg}, with α and ω in its units; p itself is stored scaled where a large β overflows it. A vanishing ρ, σ or ω restarts the solve from the true
  * residual with r̂ reset to it, up to `options.breakdownRestarts` times (counted in the result's `breakdownRestarts`);
  * then breakdowns, as results: `rho-zero` (r̂ᵀr = 0), `sigma-zero` (r̂ᵀA·p = 0), `omega-zero` (tᵀs = 0 or t = 0),
  * `stagnation`, `non-finite`.
@@ -92,6 +93,9 @@ export function bicgstab(A: OperatorLike, b: ArrayLike<number> | Range<1, any>, 
   return runSolve(v, (s) => bicgstabIteration(s, v, shadow, restarts));
 }
 
+/** The breakdowns of BiCGStab's own scalars, after which x's true residual is checked once more. */
+const ZERO_BREAKDOWNS: ReadonlySet<string> = new Set(['rho-zero', 'sigma-zero', 'omega-zero']);
+
 function* bicgstabIteration<V>(s: KrylovSpace<V>, v: ValidatedSolve, shadow: ArrayLike<number> | Range<1, any> | undefined, maxBreakdownRestarts: number): Algorithm<BicgstabResult> {
   const start = yield* begin(s, v);
   const { b, x, r, stop } = start;
@@ -102,6 +106,16 @@ function* bicgstabIteration<V>(s: KrylovSpace<V>, v: ValidatedSolve, shadow: Arr
   const rHat = shadow === undefined ? s.make() : ((yield s.load(unitScaledInput(shadow, s.n))) as V);
   if (shadow === undefined) yield s.copy(r, rHat);
   const p = s.make(), vv = s.make(), sv = s.make(), t = s.make();
+  // p holds p/π, π a power of two raised (2^16 a time, at most to 2^128) where a large β overflows p in the vectors'
+  // storage: on 494_bus with fp16 vectors β = −3.3·10⁴ at the 16th step made p ±∞ ('non-finite'), which no scale of A
+  // helps. u = p − ω·v (in the units of the last p) is kept, so p = r + β·u is rebuilt as r/π + (β/π)·u; α̃ = ρ/r̂ᵀvv
+  // then carries π (vv = A·p/σ_v is A's image of the scaled p), and x += (α̃/σ_v)·p, s, t and r are unchanged; β as
+  // computed is π·β, in u's units. π = 1 while nothing overflows (the solve bit for bit as it was); it falls back by
+  // 2^16 at every new p (a p at 2^-16 of its size would flush r's smaller entries in fp16) and rises again, from u,
+  // only where p overflows once more.
+  const u = s.make();
+  let pScale = 1;
+  let pBeta: number | undefined;   // β of the p last built from u (undefined: p = r, which always fits)
   let rho = 0;
   // vv and t hold A·p/σ and A·s/σ, σ a power of two raised (2^16 a time, at most to 2^128, as CG scales q) where A·p
   // or A·s overflows the vectors' storage or its DOTs: fp16 holds 65504, so 10⁵·I, bcsstk01 and 494_bus stopped
@@ -142,16 +156,21 @@ function* bicgstabIteration<V>(s: KrylovSpace<V>, v: ValidatedSolve, shadow: Arr
   function* restart(rNorm: number): Generator<unknown, boolean, any> {
     rho = (yield s.dot(rHat, r)) as number;
     yield s.copy(r, p);
+    pScale = 1;
+    pBeta = undefined;
     if (!Number.isFinite(rho)) { stop.breakDown('non-finite'); return false; }
     if (rhoVanishes(rho, rNorm)) {
-      if (mayRestart()) return (yield* resetShadow('rho-zero')) as boolean;
+      if (mayRestart()) return (yield* resetShadow('rho-zero', rNorm)) as boolean;
       if (rho === 0) { breakDown('rho-zero'); return false; }
     }
     return true;
   }
   // The breakdown restart: r̂ = r (r the true residual, already in r), counted. ρ = ‖r‖² then, zero only for an r that
   // the storage flushed to zero, and that is 'rho-zero' (no second restart without an iteration in between).
-  function* resetShadow(reason: 'rho-zero' | 'sigma-zero' | 'omega-zero'): Generator<unknown, boolean, any> {
+  function* resetShadow(reason: 'rho-zero' | 'sigma-zero' | 'omega-zero', trueNorm: number): Generator<unknown, boolean, any> {
+    // A true residual of exactly 0 that did not converge (a tolerance below its resolution, 0 included): no shadow can
+    // be built from it, and no iteration lowers it — the attainable accuracy, as CG and GMRES report it.
+    if (trueNorm === 0) { stop.breakDown('stagnation'); return false; }
     breakdownRestarts++;
     cause = reason;
     sinceShadow = 0;
@@ -162,7 +181,7 @@ function* bicgstabIteration<V>(s: KrylovSpace<V>, v: ValidatedSolve, shadow: Arr
   // Checks the true residual b − A·x (computed in the wide arithmetic, into w): 'stop' (converged, or stagnation: the
   // breakdown `stagnant`), or its norm with r replaced by it.
   function* checkTrue(stagnant: 'stagnation' | 'rho-zero' | 'sigma-zero' | 'omega-zero'): Generator<unknown, number | 'stop', any> {
-    const trueNorm = (yield* residual(s, b, x, w)) as number;
+    const trueNorm = (yield* residual(s, b, x, w, start.xScale.factor)) as number;
     const verdict = stop.judgeTrue(trueNorm);
     if (trueNorm < bestNorm) { bestNorm = trueNorm; yield s.copyExact(x, best); }
     if (verdict === 'converged') { stop.converge(); return 'stop'; }
@@ -175,13 +194,13 @@ function* bicgstabIteration<V>(s: KrylovSpace<V>, v: ValidatedSolve, shadow: Arr
   function* breakdownRestart(reason: 'rho-zero' | 'sigma-zero' | 'omega-zero'): Generator<unknown, 'stop' | 'restart', any> {
     const checked = (yield* checkTrue(reason)) as number | 'stop';
     if (checked === 'stop') return 'stop';
-    return ((yield* resetShadow(reason)) as boolean) ? 'restart' : 'stop';
+    return ((yield* resetShadow(reason, checked)) as boolean) ? 'restart' : 'stop';
   }
   // Ends an iteration whose residual (r, or s at the half step) has norm `norm`: record it, and check the true
   // residual when it meets the tolerance. Returns 'stop', 'restart' (r replaced by the true residual) or 'go'.
   function* settle(norm: number): Generator<unknown, 'stop' | 'restart' | 'go', any> {
     const met = stop.record(norm);
-    if (stop.trueHistory) stop.recordTrue((yield* residual(s, b, x, w)) as number);
+    if (stop.trueHistory) stop.recordTrue((yield* residual(s, b, x, w, start.xScale.factor)) as number);
     // A diverging recurrence (see DIVERGENCE_FACTOR) is checked against the true residual too.
     if (!met && !stop.diverges()) {
       if (Number.isFinite(norm)) return 'go';
@@ -199,9 +218,19 @@ function* bicgstabIteration<V>(s: KrylovSpace<V>, v: ValidatedSolve, shadow: Arr
   let bestNorm = start.rNorm;
   let iterations = 0;
   if ((yield* restart(start.rNorm)) as boolean) {
+    // The first scale of v and t, from ‖A·p‖/‖p‖ where the vectors are narrow (see operatorScale).
+    sigma = (yield* operatorScale(s, v.options.storage, p, w)) as number;
     while (iterations < v.options.maxIterations) {
       // A non-finite r̂ᵀv from a finite p and the unit-scaled r̂ is an overflow of A·p: scaled down.
-      const rHatV = (yield* scaledApply(p, vv, function* () { return (yield s.dot(rHat, vv)) as number; }, Number.isFinite)) as number;
+      let rHatV: number;
+      for (;;) {
+        rHatV = (yield* scaledApply(p, vv, function* () { return (yield s.dot(rHat, vv)) as number; }, Number.isFinite)) as number;
+        if (Number.isFinite(rHatV) || pBeta === undefined || pScale >= 2 ** 128) break;
+        // p itself overflowed (a large β): rebuilt from u at a larger scale, then applied again.
+        if (Number.isFinite((yield s.norm(p)) as number)) break;
+        pScale *= 2 ** 16;
+        yield s.update(1 / pScale, r, pBeta / pScale, u, p);
+      }
       const sigmaV = sigma;
       if (!Number.isFinite(rHatV)) { stop.breakDown('non-finite'); break; }
       if (rHatV === 0) {
@@ -215,7 +244,7 @@ function* bicgstabIteration<V>(s: KrylovSpace<V>, v: ValidatedSolve, shadow: Arr
       const sNorm = (yield s.norm(sv)) as number;
       if (stop.meets(sNorm)) {
         // Half step: x + α·p already meets the tolerance.
-        yield s.update(alpha / sigmaV, p, 1, x, x);
+        yield* addToSolution(s, start.xScale, alpha / sigmaV, p, x);
         yield s.copy(sv, r);
         iterations++;
         sinceShadow++;
@@ -230,18 +259,18 @@ function* bicgstabIteration<V>(s: KrylovSpace<V>, v: ValidatedSolve, shadow: Arr
       if (!Number.isFinite(tt) || !Number.isFinite(ts)) { stop.breakDown('non-finite'); break; }
       const omega = tt === 0 ? 0 : ts / tt;                 // ω̃ = σ_t·ω
       // x + α·p is still progress (the BiCG half step): keep it, with r = s, when ω breaks down.
-      yield s.update(alpha / sigmaV, p, 1, x, x);
+      yield* addToSolution(s, start.xScale, alpha / sigmaV, p, x);
       if (omega === 0 || !Number.isFinite(omega)) {
         yield s.copy(sv, r);
         iterations++;
         sinceShadow++;
         stop.record(sNorm);
-        if (stop.trueHistory) stop.recordTrue((yield* residual(s, b, x, w)) as number);
+        if (stop.trueHistory) stop.recordTrue((yield* residual(s, b, x, w, start.xScale.factor)) as number);
         if (omega === 0 && mayRestart()) { if (((yield* breakdownRestart('omega-zero')) as string) === 'stop') break; continue; }
         if (omega === 0) breakDown('omega-zero'); else stop.breakDown('non-finite');
         break;
       }
-      yield s.update(omega / sigmaT, sv, 1, x, x);
+      yield* addToSolution(s, start.xScale, omega / sigmaT, sv, x, sNorm);
       yield s.update(1, sv, -omega, t, r);                  // r = s − ω·t
       iterations++;
       sinceShadow++;
@@ -257,10 +286,18 @@ function* bicgstabIteration<V>(s: KrylovSpace<V>, v: ValidatedSolve, shadow: Arr
       }
       const beta = (rhoNext / rho) * (alpha / omega) * (sigmaT / sigmaV);
       rho = rhoNext;
-      yield s.update(-omega * (sigmaV / sigmaT), vv, 1, p, p); // p = r + β·(p − ω·v)
-      yield s.update(1, r, beta, p, p);
+      yield s.update(-omega * (sigmaV / sigmaT), vv, 1, p, u); // p = r + β·(p − ω·v), p/π stored
+      pScale = Math.max(1, pScale / 2 ** 16);
+      yield s.update(1 / pScale, r, beta / pScale, u, p);
+      pBeta = beta;
     }
   }
-  if (stop.status !== 'converged' && !(((yield* residual(s, b, x, w)) as number) <= bestNorm)) yield s.copyExact(best, x);
+  if (stop.status !== 'converged') {
+    const lastNorm = (yield* residual(s, b, x, w, start.xScale.factor)) as number;
+    // A vanishing ρ, σ or ω with no restart left says nothing of x itself: its true residual may meet the tolerance
+    // although the recurrence's did not (fp16 vectors, [[1, −2], [0, 1]], b = (−2, 3): 'rho-zero' with x exact).
+    if (stop.status === 'breakdown' && ZERO_BREAKDOWNS.has(stop.breakdown!) && stop.certifies(lastNorm)) stop.converge();
+    else if (!(lastNorm <= bestNorm)) yield s.copyExact(best, x);
+  }
   return withRestarts(yield* finish(s, start, iterations));
 }

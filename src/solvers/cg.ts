@@ -10,6 +10,7 @@ import type { GpuSolverOptions } from './gpu-solve-checks.js';
 import { begin, finish, runSolve, validateSolve, type ValidatedSolve } from './solve-start.js';
 import type { SolverResult } from './solver-result.js';
 import { residual, type Algorithm, type KrylovSpace } from './krylov-space.js';
+import { addToSolution, operatorScale } from './solution-scale.js';
 import type { BreakdownReason } from './breakdown.js';
 import { smallestNormal, storageSmallestNormal } from './underflow-level.js';
 
@@ -94,7 +95,7 @@ export function* conjugateGradients<V>(s: KrylovSpace<V>, v: ValidatedSolve, pre
   // The true residual decides where the recurrence's met the tolerance or can go no further: converged, stagnation, or
   // CG goes on from it (residual replacement, with fresh directions). Returns whether CG goes on.
   function* judge(): Generator<unknown, boolean, any> {
-    const trueNorm = (yield* residual(s, b, x, t)) as number;
+    const trueNorm = (yield* residual(s, b, x, t, start.xScale.factor)) as number;
     const verdict = stop.judgeTrue(trueNorm);
     if (trueNorm < bestNorm) { bestNorm = trueNorm; yield s.copyExact(x, best); }
     if (verdict === 'converged') { stop.converge(); return false; }
@@ -124,6 +125,8 @@ export function* conjugateGradients<V>(s: KrylovSpace<V>, v: ValidatedSolve, pre
   let bestNorm = start.rNorm;
   let iterations = 0;
   if ((yield* restart()) as boolean) {
+    // q's first scale, from ‖A·p‖/‖p‖ where the vectors are narrow (see operatorScale): curvature is still 0.
+    sigma = (yield* operatorScale(s, v.options.storage, p, t)) as number;
     while (iterations < limit) {
       let pq: number;
       for (;;) {
@@ -166,7 +169,7 @@ export function* conjugateGradients<V>(s: KrylovSpace<V>, v: ValidatedSolve, pre
       // α̃ = ρ/pᵀq scales q = A·p/σ; x takes α = α̃/σ (σ a power of two: exact unless α underflows).
       const alpha = rho / pq;
       if (!Number.isFinite(alpha)) { stop.breakDown('non-finite'); break; }
-      yield s.update(alpha / sigma, p, 1, x, x);
+      yield* addToSolution(s, start.xScale, alpha / sigma, p, x);
       yield s.update(-alpha, q, 1, r, r);
       iterations++;
       let rhoNext: number, rNorm: number;
@@ -180,9 +183,11 @@ export function* conjugateGradients<V>(s: KrylovSpace<V>, v: ValidatedSolve, pre
       }
       // ρ' = rᵀz = 0 with r ≠ 0 is an underflow of the products (jacobiCg, fp32, tolerance 0: the recurrence residual
       // falls on to 1e-23 while x stagnates), not an indefinite A: check the true residual as when the tolerance is met.
-      // A diverging recurrence (see DIVERGENCE_FACTOR) is checked against the true residual too.
-      const met = stop.record(rNorm) || (preconditioned && rhoNext === 0) || stop.diverges();
-      if (stop.trueHistory) stop.recordTrue((yield* residual(s, b, x, t)) as number);
+      // A diverging recurrence (see DIVERGENCE_FACTOR) is checked against the true residual too, and so is one that stopped
+      // moving (ρ' = ρ: α·q too small to change r in its storage — fp16 vectors on diag(1/2, 1, 1/4) held ‖r‖ at 4.9e-8
+      // for 1000 iterations, to the limit, where the true residual had stagnated).
+      const met = stop.record(rNorm) || (preconditioned && rhoNext === 0) || stop.diverges() || rhoNext === rho;
+      if (stop.trueHistory) stop.recordTrue((yield* residual(s, b, x, t, start.xScale.factor)) as number);
       if (met) {
         if (!((yield* judge()) as boolean)) break;
         continue;
@@ -195,7 +200,7 @@ export function* conjugateGradients<V>(s: KrylovSpace<V>, v: ValidatedSolve, pre
       yield s.update(1, z, beta, p, p);
     }
   }
-  if (stop.status !== 'converged' && stop.breakdown !== 'singular' && !(((yield* residual(s, b, x, t)) as number) <= bestNorm)) yield s.copyExact(best, x);
+  if (stop.status !== 'converged' && stop.breakdown !== 'singular' && !(((yield* residual(s, b, x, t, start.xScale.factor)) as number) <= bestNorm)) yield s.copyExact(best, x);
   if (stop.breakdown === 'singular') {
     // On an inconsistent system no CG iterate solves anything, and the last ones grow along A's null space (the
     // Galerkin condition asks for the impossible): return the iterate of the smallest residual, by running the same

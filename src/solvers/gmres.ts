@@ -11,6 +11,7 @@ import { checkCount, type SolverOptions } from './solver-options.js';
 import type { GpuSolverOptions } from './gpu-solve-checks.js';
 import { begin, finish, runSolve, validateSolve, type ValidatedSolve } from './solve-start.js';
 import type { SolverResult } from './solver-result.js';
+import { operatorScale } from './solution-scale.js';
 import { residual, type Algorithm, type KrylovSpace } from './krylov-space.js';
 import type { StorageFormat } from '../formats/common/format.js';
 
@@ -138,8 +139,10 @@ function* gmresIteration<V, M>(s: KrylovSpace<V, M>, v: ValidatedSolve, m: numbe
       const d = H[i + i * (m + 1)]!;
       y[i] = Math.abs(d) <= tiny ? 0 : t / d;
     }
+    // V·y has the norm of y (V orthonormal): the first correction fixes the scale x is stored at (SolutionScale).
+    start.xScale.settle(Math.hypot(...y));
     const yv = (yield s.upload(y)) as V;
-    yield s.gemv(1, basis.leading(k), yv, 1, into, 'N');
+    yield s.gemv(1 / start.xScale.factor, basis.leading(k), yv, 1, into, 'N');
     s.free(yv);
   }
   // For recordTrueResidual only: the true residual of the iterate after k iterations of this cycle.
@@ -148,7 +151,7 @@ function* gmresIteration<V, M>(s: KrylovSpace<V, M>, v: ValidatedSolve, m: numbe
     scratch ??= [s.make(), s.makeWide()];
     yield s.copyExact(x, scratch[0]);
     yield* addCorrection(k, scratch[0]);
-    return (yield* residual(s, b, scratch[0], scratch[1])) as number;
+    return (yield* residual(s, b, scratch[0], scratch[1], start.xScale.factor)) as number;
   }
   let beta = start.rNorm;
   let iterations = 0;
@@ -159,6 +162,8 @@ function* gmresIteration<V, M>(s: KrylovSpace<V, M>, v: ValidatedSolve, m: numbe
   let bestNorm = start.rNorm;
   outer: while (iterations < maxIterations) {
     yield s.update(1 / beta, r, 0, r, basis.column(0));
+    // w's first scale, from ‖A·v₀‖ where the vectors are narrow (see operatorScale); r is free until the cycle ends.
+    if (iterations === 0) sigma = (yield* operatorScale(s, v.options.storage, basis.column(0), r)) as number;
     g.fill(0);
     g[0] = beta;
     let k = 0;                                   // columns of the basis used in this cycle
@@ -219,7 +224,7 @@ function* gmresIteration<V, M>(s: KrylovSpace<V, M>, v: ValidatedSolve, m: numbe
       yield s.update(1 / hw, w, 0, w, basis.column(j + 1));
     }
     yield* addCorrection(k, x);
-    beta = (yield* residual(s, b, x, r)) as number;
+    beta = (yield* residual(s, b, x, r, start.xScale.factor)) as number;
     const trueRel = beta / start.bNorm;
     if (stop.trueHistory) stop.recordTrue(beta);
     stop.history[stop.history.length - 1] = Number.isNaN(trueRel) ? Infinity : trueRel;
@@ -227,7 +232,9 @@ function* gmresIteration<V, M>(s: KrylovSpace<V, M>, v: ValidatedSolve, m: numbe
     const verdict = stop.judgeTrue(beta);
     if (verdict === 'converged') { stop.converge(); break; }
     if (beta < bestNorm) { bestNorm = beta; yield s.copyExact(x, best); }
-    if (verdict === 'stagnation') { stop.breakDown('stagnation'); break; }
+    // A true residual of exactly 0 that does not converge (a tolerance below its resolution, 0 included) leaves no
+    // direction to build a basis from (r/‖r‖ was NaN: 'non-finite'): the attainable accuracy is reached.
+    if (verdict === 'stagnation' || beta === 0) { stop.breakDown('stagnation'); break; }
   }
   if (stop.status !== 'converged' && !(beta <= bestNorm)) yield s.copyExact(best, x);
   return yield* finish(s, start, iterations);

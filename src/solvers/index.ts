@@ -5,6 +5,7 @@
 export type { BreakdownReason, SolveStatus } from './breakdown.js';
 export type { SolverResult } from './solver-result.js';
 export type { SolverOptions } from './solver-options.js';
+export { residualResolution } from './solver-options.js';
 export { linearOperator, functionOperator, type LinearOperator, type OperatorLike, type FunctionOperatorParts } from './operator.js';
 export { cg } from './cg.js';
 export { jacobiCg } from './jacobi-cg.js';

@@ -38,7 +38,9 @@ export interface RefinementOptions {
   storage?: FormatLike;
   /**
    * The backward error ‖b − A·x‖∞ / (‖A‖∞·‖x‖∞) that counts as converged once corrections stop shrinking
-   * (default √n · the storage's unit roundoff).
+   * (default √n · the storage's unit roundoff, at least the resolution below). One below the unit roundoff of the arithmetic that computes the deciding
+   * residual (fp64's 1.1e-16 for an fp32, float-float or fp64 `residualArithmetic`; dd's, RNS's) is never met: the solve
+   * ends in `stagnation` or at its limit, as a Krylov solve does.
    */
   tolerance?: number;
   /** Most corrections (default 40; the averaged ones below count among them). */
@@ -111,7 +113,11 @@ export function iterativeRefinement(A: DenseMatrix | Range<2, any>, b: ArrayLike
   const ar = asArithmetic(options.residualArithmetic ?? f64, 'options.residualArithmetic');
   const storage = asStorage(options.storage ?? f64, 'options.storage');
   if (storage.isInteger) fail('INVALID_FORMAT', 'options.storage', 'must be a floating-point or multiple-precision storage', storage.name);
-  const tolerance = options.tolerance ?? Math.sqrt(Math.max(1, n)) * storage.unitRoundoff;
+  // The smallest tolerance the deciding residual can tell (see below): the default is never below it.
+  const fp64 = asArithmetic(f64);
+  const coarse = ar.unitRoundoff > fp64.unitRoundoff;
+  const resolution = coarse ? Math.min(fp64.unitRoundoff, (findFormat(storage.name)?.arithmetic ?? fp64).unitRoundoff) : ar.unitRoundoff;
+  const tolerance = options.tolerance ?? Math.max(Math.sqrt(Math.max(1, n)) * storage.unitRoundoff, resolution);
   if (typeof tolerance !== 'number' || !(tolerance >= 0) || !Number.isFinite(tolerance)) fail('INVALID_OPTION', 'options.tolerance', 'must be a finite number ≥ 0', tolerance);
   const maxIterations = checkCount('options.maxIterations', options.maxIterations ?? 40, 0);
   const averaging = checkCount('options.averaging', options.averaging ?? 16, 0);
@@ -168,8 +174,6 @@ export function iterativeRefinement(A: DenseMatrix | Range<2, any>, b: ArrayLike
   // A residual arithmetic coarser than fp64 (fp32, float-float) reads x rounded to it: its b − A·x of 0 stood for a
   // backward error of 1e-8 (fp32) and 1e-15 (float-float), reported 'converged' to 1e-14 and 2.2e-16 with a true
   // residual of 0. Where it says the tolerance is met, fp64 must say so too, and the final residual is fp64's.
-  const fp64 = asArithmetic(f64);
-  const coarse = ar.unitRoundoff > fp64.unitRoundoff;
   const wide = range(rowMajor<1>({ size: [n] }));
   /**
    * b − A·x into `wide`, in fp64 or x's own arithmetic where that is finer (a double-double x read as doubles was
@@ -182,8 +186,10 @@ export function iterativeRefinement(A: DenseMatrix | Range<2, any>, b: ArrayLike
     gemv({ alpha: -1, A: Ar, x, beta: 1, y: wide, trans: 'N' }, { arithmetic: own.unitRoundoff < fp64.unitRoundoff ? own : fp64 });
     return w;
   };
+  // A tolerance below the unit roundoff of the arithmetic that decides it (resolution) is never met: a computed residual
+  // of 0 there stood for a nonzero one (tolerance 1e-20 'converged' with an fp64 residual), as in the Krylov solvers.
   const backwardErrorMet = (rInf: number, xNorm: number): boolean =>
-    rInf <= tolerance * normA * xNorm && (!coarse || maxAbs(wideResidual()) <= tolerance * normA * xNorm);
+    tolerance >= resolution && rInf <= tolerance * normA * xNorm && (!coarse || maxAbs(wideResidual()) <= tolerance * normA * xNorm);
   let previous = Infinity;
   let settled = false;          // the last correction was below the resolution of x's storage, or x is the average
   let iterations = 0;

@@ -99,11 +99,12 @@ export async function runAwaiting<R>(algorithm: Algorithm<R>): Promise<R> {
  * them), and on a singular A they can grow to ±∞ or NaN unseen: BiCGStab on a 3×3 ELL matrix with an empty column
  * returned x = (−12.6, NaN, −4.6) with a finite true residual, and GMRES in fp16 an x with −∞. ‖x‖₂ is read with ‖r‖₂
  * (one wait on the GPU), in the same arithmetic (the solve's fp32 would overflow on a finite fp64 x beyond 2^128), so
- * such an x is never converged and a solve that stops short returns its best finite iterate.
+ * such an x is never converged and a solve that stops short returns its best finite iterate. An x stored scaled (see
+ * SolutionScale) holds x/xFactor.
  */
-export function* residual<V>(s: KrylovSpace<V>, b: V, x: V, r: V): Generator<Step<unknown>, number, any> {
+export function* residual<V>(s: KrylovSpace<V>, b: V, x: V, r: V, xFactor = 1): Generator<Step<unknown>, number, any> {
   yield s.wide.copy(b, r);
-  yield s.wide.apply(-1, x, 1, r);
+  yield s.wide.apply(-xFactor, x, 1, r);
   const [rNorm, xNorm] = (yield s.both(s.wide.norm(r), s.wide.norm(x))) as [number, number];
   return Number.isFinite(xNorm) ? rNorm : Infinity;
 }

@@ -20,7 +20,7 @@ import { f64 } from '../formats/common/registry.js';
 import { fail } from '../core/errors.js';
 import { chooseBackend } from '../backends/backend.js';
 import { linearOperator, type LinearOperator, type OperatorLike } from './operator.js';
-import { checkVectorInput, ownArithmetic, resolveSolverOptions, type ResolvedSolverOptions, type SolverOptions } from './solver-options.js';
+import { checkVectorInput, ownArithmetic, residualResolution, resolveSolverOptions, type ResolvedSolverOptions, type SolverOptions } from './solver-options.js';
 import { StoppingCriterion } from './stopping-criterion.js';
 import { solverResult, type SolverResult } from './solver-result.js';
 import { residual, runAwaiting, runNow, type Algorithm, type KrylovSpace, type Step } from './krylov-space.js';
@@ -29,6 +29,7 @@ import { checkGpuSolve } from './gpu-solve-checks.js';
 import { isRnsArithmetic } from '../backends/webgpu-bridge/gpu-backend.js';
 import type { Preconditioner } from './jacobi.js';
 import { smallestNormal } from './underflow-level.js';
+import { SolutionScale } from './solution-scale.js';
 
 /** A solve's validated inputs. */
 export interface ValidatedSolve {
@@ -203,6 +204,8 @@ export interface Start<V> {
   readonly x0: ArrayLike<number> | Range<1, any> | undefined;
   /** b and x₀ were loaded times 2^-scaleExponent (see {@link chooseScale}); the solution is scaled back at the end. */
   readonly scaleExponent: number;
+  /** x holds x/2^xScale.exponent (see {@link SolutionScale}); scaled back at the end with b's scale. */
+  readonly xScale: SolutionScale;
 }
 
 /**
@@ -336,7 +339,7 @@ export function* begin<V>(s: KrylovSpace<V>, v: ValidatedSolve): Generator<Step<
     stop.record(0);
     stop.recordTrue(0);
     stop.converge();
-    return { b, x: s.make(), r: s.make(), t: s.makeWide(), bNorm: 1, rNorm: 0, stop, done: true, scaleExponent: 0, storage: o.storage, x0: undefined };
+    return { b, x: s.make(), r: s.make(), t: s.makeWide(), bNorm: 1, rNorm: 0, stop, done: true, scaleExponent: 0, storage: o.storage, x0: undefined, xScale: new SolutionScale(o.storage, true) };
   }
   let x = (yield s.load(scaledInput(o.x0, s.n, -scaleExponent))) as V;
   const r = s.make();
@@ -354,21 +357,26 @@ export function* begin<V>(s: KrylovSpace<V>, v: ValidatedSolve): Generator<Step<
     x = (yield s.load(scaledInput(o.x0, s.n, -k))) as V;
     rNorm = (yield* residual(s, b, x, t)) as number;
   }
-  const stop = new StoppingCriterion(bNorm, o.tolerance, o.stagnationChecks, o.recordTrueResidual);
+  const stop = new StoppingCriterion(bNorm, o.tolerance, o.stagnationChecks, o.recordTrueResidual, residualResolution(o.arithmetic));
   yield s.copy(t, r);
   stop.start(rNorm);
   stop.recordTrue(rNorm);
   let done = false;
-  if (stop.record(rNorm)) { stop.converge(); done = true; } else if (!Number.isFinite(rNorm)) { stop.breakDown('non-finite'); done = true; }
-  return { b, x, r, t, bNorm, rNorm, stop, done, scaleExponent, storage: o.storage, x0: o.x0 };
+  stop.record(rNorm);
+  if (stop.certifies(rNorm)) { stop.converge(); done = true; } else if (!Number.isFinite(rNorm)) { stop.breakDown('non-finite'); done = true; }
+  return { b, x, r, t, bNorm, rNorm, stop, done, scaleExponent, storage: o.storage, x0: o.x0, xScale: new SolutionScale(o.storage, o.x0 !== undefined) };
 }
 
 /** Recomputes the true residual of x (into `start.t`) and assembles the result. */
 export function* finish<V>(s: KrylovSpace<V>, start: Start<V>, iterations: number): Generator<Step<unknown>, SolverResult, any> {
-  const trueNorm = (yield* residual(s, start.b, start.x, start.t)) as number;
-  const x = yield* scaleBack(s, start.x, start.scaleExponent, start.storage);
+  const trueNorm = (yield* residual(s, start.b, start.x, start.t, start.xScale.factor)) as number;
+  const exponent = start.scaleExponent + start.xScale.exponent;
+  // x's own scale and b's together may pass 2^±1023, where a narrow x's view has no double scale (an x below or beyond
+  // the double range): as a solution that overflows, below.
+  const representable = start.storage.kind !== 'number' || start.storage.maxValue === Number.MAX_VALUE || (exponent >= -1074 && exponent <= 1023);
+  const x = representable ? yield* scaleBack(s, start.x, exponent, start.storage) : undefined;
   // An RNS x holds numbers beyond the double range (its exponent is wider): only its reads as doubles overflow.
-  if (start.scaleExponent === 0 || !Number.isFinite(trueNorm) || start.storage.kind === 'mp' || allFinite(x)) return solverResult(x, start.stop, iterations, trueNorm / start.bNorm);
+  if (x && (exponent === 0 || !Number.isFinite(trueNorm) || start.storage.kind === 'mp' || allFinite(x))) return solverResult(x, start.stop, iterations, trueNorm / start.bNorm);
   // The solve ran scaled by 2^-k, and x, finite there, overflows the double range at b's own scale (an iterate that
   // grew along the null space of a singular A, or a solution beyond 1.8e308): the breakdown 'non-finite', and x₀ —
   // finite, as given — in its place with its true residual, never a silent ±∞ in x.

@@ -6,13 +6,20 @@ import { Range } from '../core/range.js';
 import { fail } from '../core/errors.js';
 import { asArithmetic, asStorage, defaultArithmeticOf, findFormat, f64, type FormatLike } from '../formats/common/registry.js';
 import type { ArithmeticFormat, StorageFormat } from '../formats/common/format.js';
+import { FF_UNIT_ROUNDOFF } from '../formats/ff/ff.js';
 
 /**
  * Options of the Krylov solvers ({@link cg}, {@link jacobiCg}, {@link bicgstab}, {@link gmres}).
  * @group Solvers
  */
 export interface SolverOptions {
-  /** Stop when the true relative residual ‖b − Ax‖₂/‖b‖₂ is at most this (default 1e-8; 0: run to the limit). */
+  /**
+   * Stop when the true relative residual ‖b − Ax‖₂/‖b‖₂ is at most this (default 1e-8). A tolerance below the unit
+   * roundoff of the arithmetic the true residual is computed in ({@link residualResolution}: fp64's 1.1e-16 for fp64
+   * and narrower vectors in fp64 arithmetic) is never met, as the computed residual cannot tell it: such a solve (0
+   * included) runs until its true residual stagnates (`stagnation`) or to `maxIterations`, and reports the residual it
+   * attained — the same on every backend.
+   */
   tolerance?: number;
   /** Most iterations (default max(1000, 10·n)). */
   maxIterations?: number;
@@ -100,6 +107,30 @@ export function resolveSolverOptions(options: SolverOptions | undefined, n: numb
   const recordTrueResidual = options.recordTrueResidual ?? false;
   if (typeof recordTrueResidual !== 'boolean') fail('INVALID_OPTION', 'options.recordTrueResidual', 'must be a boolean', recordTrueResidual);
   return { n, tolerance, maxIterations, storage, arithmetic, x0, stagnationChecks, recordTrueResidual };
+}
+
+/**
+ * The smallest tolerance a Krylov solve can certify with arithmetic `arithmetic`: the unit roundoff of the arithmetic
+ * its true residual b − A·x is computed in, the coarser of the CPU's and the GPU's (one rule on both backends): the
+ * arithmetic's own where it is at least as precise as fp64 (dd, RNS, fp64), fp64's for float-float (the CPU's; the GPU
+ * computes in double-double), float-float's for fp32 (the GPU's; the CPU computes in fp64), fp64's for any other
+ * arithmetic coarser than fp64 (CPU only). A relative residual below it is rounding noise of that computation: a
+ * tolerance below it is never met (the solve ends in `stagnation` or at its iteration limit, its residual reported).
+ * @param arithmetic - the solve's arithmetic
+ * @returns the unit roundoff that bounds the tolerances it certifies
+ * @example
+ * ```ts
+ * import { residualResolution, formats } from 'modprec';
+ *
+ * residualResolution(formats.f64.arithmetic!); // → 1.1102230246251565e-16
+ * residualResolution(formats.dd.arithmetic!) < 1e-30; // → true
+ * ```
+ * @group Solvers
+ */
+export function residualResolution(arithmetic: ArithmeticFormat<any>): number {
+  const fp64 = 2 ** -53;
+  if (arithmetic.unitRoundoff <= fp64) return arithmetic.unitRoundoff;
+  return arithmetic.name === 'f32' ? FF_UNIT_ROUNDOFF : fp64;
 }
 
 /**

@@ -27,6 +27,8 @@ export class StoppingCriterion {
   private readonly bNorm: number;
   private readonly tolerance: number;
   private readonly stagnationChecks: number;
+  // the smallest tolerance a computed true residual can certify (see residualResolution)
+  private readonly resolution: number;
   private lastTrue = Infinity;
   private strikes = 0;
   // the smallest relative recurrence residual recorded since the last true-residual check
@@ -34,8 +36,9 @@ export class StoppingCriterion {
   status: SolveStatus = 'iteration-limit';
   breakdown: BreakdownReason | undefined = undefined;
 
-  constructor(bNorm: number, tolerance: number, stagnationChecks: number, recordTrue: boolean) {
+  constructor(bNorm: number, tolerance: number, stagnationChecks: number, recordTrue: boolean, resolution = 0) {
     this.bNorm = bNorm;
+    this.resolution = resolution;
     this.tolerance = tolerance;
     this.stagnationChecks = stagnationChecks;
     this.trueHistory = recordTrue ? [] : undefined;
@@ -69,12 +72,21 @@ export class StoppingCriterion {
   }
 
   /**
+   * Whether a true residual norm (absolute) lets the solve report `converged`: it meets the tolerance, and the tolerance
+   * is one a computed residual can tell (at least the resolution: below the unit roundoff of the arithmetic that
+   * computes b − A·x, a computed 0 stood for an exact residual of 5.6e-17·‖b‖, and tolerance 0 or 1e-20 'converged').
+   */
+  certifies(norm: number): boolean {
+    return this.tolerance >= this.resolution && this.meets(norm);
+  }
+
+  /**
    * Judges a recomputed true residual norm: converged when it meets the tolerance; stagnation when this is the
    * `stagnationChecks`-th consecutive check that did not lower it; else continue.
    */
   judgeTrue(norm: number): TrueResidualVerdict {
     this.lowSinceCheck = Infinity;
-    if (this.meets(norm)) return 'converged';
+    if (this.certifies(norm)) return 'converged';
     if (norm >= this.lastTrue || !Number.isFinite(norm)) this.strikes++;
     else this.strikes = 0;
     this.lastTrue = Math.min(this.lastTrue, norm);

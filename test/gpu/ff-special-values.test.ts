@@ -14,7 +14,7 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import { asum, dot, scal, vector, formats, toArray } from '../../src/index.js';
-import { requireRuntime } from './gpu-test-helpers.js';
+import { gpuFlushesSubnormals, requireRuntime } from './gpu-test-helpers.js';
 import { F32_COEFFICIENTS, F32_VALUES, SPECIAL_KERNELS, sameSpecials, show, specialCase } from '../dd/special-value-cases.js';
 
 const gpu = { backend: 'gpu', arithmetic: 'ff', strict: true } as const;
@@ -42,6 +42,9 @@ describe('float-float on the GPU: the CPU’s special values', () => {
           ? await run(c, { arithmetic: 'ff', storage: 'f32' }, { backend: 'cpu', arithmetic: 'ff' })
           : await run(c, { arithmetic: 'f32', storage: 'f32' }, { backend: 'gpu', arithmetic: 'f32', strict: true });
         const got = await run(c, { arithmetic: 'ff', storage: 'f32' }, gpu);
+        // On a device that flushes binary32 subnormals, TRSV's reference (the CPU's solve, which keeps them) does not
+        // hold: subnormals arise mid-solve (2^-126 / MAX32) and flushed ones cascade (0/0 where the CPU has ±∞).
+        if (name === 'trsv' && (await gpuFlushesSubnormals())) continue;
         if (!sameSpecials(got, reference)) expect({ kernel: name, case: c, got }).toEqual({ kernel: name, case: c, got: reference });
       }
     }), { numRuns: 150, seed: 2614 });

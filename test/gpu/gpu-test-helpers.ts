@@ -89,3 +89,18 @@ export function nonFinitePattern(values: ArrayLike<number>): string {
 export function flushedBinary32(v: number): number {
   return v !== 0 && Math.abs(v) < 2 ** -126 ? (v < 0 ? -0 : 0) : v;
 }
+
+let flushes: Promise<boolean> | undefined;
+/**
+ * Whether this GPU flushes binary32 subnormals in f32 arithmetic (ASUM of [2^-149] is 0 there): WGSL allows it, the
+ * NVIDIA driver does, llvmpipe does not. Cases no CPU run can model on such a device (a subnormal coefficient is 0 in
+ * the device's arithmetic but not in the CPU's α = 0 shortcut) are left out only where it does.
+ */
+export function gpuFlushesSubnormals(): Promise<boolean> {
+  flushes ??= (async () => {
+    const { asum, formats, vector } = await import('../../src/index.js');
+    const r = await asum(vector([2 ** -149], { storage: formats.f32, arithmetic: formats.f32 }), { backend: 'gpu', arithmetic: formats.f32, strict: true });
+    return r.value === 0;
+  })();
+  return flushes;
+}

@@ -191,10 +191,13 @@ it('edge cases: the same bits or the same typed error on every backend and throu
       const result = await outcome(async () => { value = await c.res!(); });
       r.resident = result === 'ran' ? value : result;
     }
+    // A device may flush binary32 subnormals (WGSL allows it; the NVIDIA driver does, llvmpipe does not): on the
+    // GPU, 1e-45 may count as 0.
+    if (c.name.includes('1e-45')) for (const k of ['gpu', 'resident']) if (r[k] === '0') r[k] = r.auto!;
     if (new Set(Object.values(r)).size > 1) differ.push(`${c.name}: ${JSON.stringify(r)}`);
   }
-  expect(differ).toEqual([]);
-}, 120_000);
+  expect(differ.join('\n')).toBe('');
+});
 
 it('bad arguments: the same typed error from backend gpu and the resident API', async () => {
   await requireRuntime();
@@ -203,5 +206,5 @@ it('bad arguments: the same typed error from backend gpu and the resident API', 
     const [p, r] = [await outcome(pub), await outcome(res)];
     if (p !== r || p === 'ran' && !name.includes('NaN')) differ.push(`${name}: public ${p}, resident ${r}`);
   }
-  expect(differ).toEqual([]);
-}, 120_000);
+  expect(differ.join('\n')).toBe('');
+});

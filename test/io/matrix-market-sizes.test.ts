@@ -25,14 +25,14 @@ describe('Matrix Market size lines are checked before allocating', () => {
       fc.integer({ min: 1, max: 2 ** 31 - 1 }), fc.integer({ min: 1, max: 2 ** 31 - 1 }), fc.integer({ min: 1, max: 2 ** 20 }),
       (rows, cols, maxBytes) => {
         const text = coordinate('general', rows, cols, ['1 1 1']);
-        const needed = 16 + 4 * (cols + 1) + 12 * (rows + 1) + 20;
+        const needed = 16 + 4 * (cols + 1) + 12 * (rows + 1) + 32;
         if (needed <= maxBytes) {
           expect(readMatrixMarketCsr(text, { maxBytes }).rows).toBe(rows);
         } else {
-          // rows cost 12 bytes each, columns 4, the one entry 16 + 20 (it is the largest term when rows and cols are tiny:
+          // rows cost 12 bytes each, columns 4, the one entry 16 + 32 (it is the largest term when rows and cols are tiny:
           // the oracle missed that case, e.g. rows = cols = 1, maxBytes = 1); rows and cols costing the same name the larger
           // size, cols (12·rows = 4·cols: cols = 3·rows; the oracle named rows, e.g. 9 × 27)
-          const largest = 36 >= 12 * rows && 36 >= 4 * cols ? 'entries' : 12 * rows > 4 * cols ? 'rows' : 'cols';
+          const largest = 48 >= 12 * rows && 48 >= 4 * cols ? 'entries' : 12 * rows > 4 * cols ? 'rows' : 'cols';
           expectModprec(() => readMatrixMarketCsr(text, { maxBytes }), 'INVALID_SIZE', largest);
         }
       }), { numRuns: 300, examples: [[1, 1, 1], [3, 1, 1], [1, 9, 1], [1, 10, 1], [9, 27, 1]] });

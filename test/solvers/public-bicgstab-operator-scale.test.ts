@@ -16,11 +16,12 @@ import { exactRelativeResidual } from './dense-residual.js';
 const diagonal = (d: readonly number[]) => matrix(d.length, d.length, (i, j) => (i === j ? d[i]! : 0));
 
 describe('BiCGStab with an A beyond the vectors\' storage', () => {
-  it('the reported case: 1e5·I with fp16 vectors and b = 1e5·(1, 2) converges to x = (1, 2)', () => {
+  it('the reported case: 1e5·I with fp16 vectors and b = 1e5·(1, 2) converges to x ≈ (1, 2)', () => {
     const r = bicgstab(diagonal([1e5, 1e5]), [1e5, 2e5], { storage: formats.f16, tolerance: 1e-3 });
     expect([r.status, r.breakdown]).toEqual(['converged', undefined]);
     const x = Array.from(toArray(r.x));
-    expect(x).toEqual([1, 2]);
+    // x stored near 1 (public-solution-scale), to fp16's 11 bits (it was exact among fp16's subnormals by chance)
+    expect(Math.max(Math.abs(x[0]! - 1), Math.abs(x[1]! - 2) / 2)).toBeLessThanOrEqual(2 ** -10);
     expect(diagonalResidual([1e5, 1e5], x, [1e5, 2e5])).toBeLessThanOrEqual(1e-3);
   });
 
@@ -87,5 +88,17 @@ describe('BiCGStab with an A beyond the vectors\' storage', () => {
     expect([half.status, half.iterations]).toEqual(['iteration-limit', 5]);
     for (let k = 1; k <= 5; k++) expect(Math.abs(half.history[k]! - single.history[k]!)).toBeLessThanOrEqual(1e-2 * single.history[k]!);
     expect(toArray(half.x).every(Number.isFinite)).toBe(true);
+  });
+
+  it('494_bus with fp16 vectors steps past the large β of its 16th step (p stored scaled; it overflowed: non-finite)', () => {
+    // β = −3.3·10⁴ there made p = r + β·(p − ω·v) ±∞ in fp16, and the solve broke down 'non-finite' after 16 steps.
+    const A = market('494_bus');
+    const b = Float64Array.from({ length: A.rows }, (_, i) => Math.sin(i + 1));
+    const r = bicgstab(A, b, { storage: formats.f16, tolerance: 1e-6, maxIterations: 30, recordTrueResidual: true });
+    expect([r.status, r.breakdown, r.iterations]).toEqual(['iteration-limit', undefined, 30]);
+    expect(r.history.every(Number.isFinite)).toBe(true);
+    expect(r.trueHistory!.every(Number.isFinite)).toBe(true);
+    expect(toArray(r.x).every(Number.isFinite)).toBe(true);
+    expect(r.trueResidualNorm).toBeLessThan(1);
   });
 });

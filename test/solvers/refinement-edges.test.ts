@@ -52,11 +52,15 @@ describe('iterative refinement, the iteration limit', () => {
         const data = new Float64Array(n * n);
         for (let i = 0; i < n; i++) data[i + i * n] = Math.sign(diagonal[i]!) * 2 ** diagonal[i]!;
         const A = denseMatrix({ rows: n, cols: n, ld: n, data });
-        for (const tolerance of [0, 1e-10]) {
+        // The smallest tolerance an fp64 residual certifies (below it, 0 included, nothing converges: see
+        // public-unresolvable-tolerance).
+        for (const tolerance of [2 ** -53, 1e-10]) {
           const r = iterativeRefinement(A, b, { factorization, maxIterations: 0, tolerance });
           expect([r.status, r.breakdown, r.iterations, r.trueResidualNorm]).toEqual(['converged', undefined, 0, 0]);
           for (let i = 0; i < n; i++) expect(r.x.get(i)).toBe(b[i]! / data[i + i * n]!);
         }
+        const unresolvable = iterativeRefinement(A, b, { factorization, maxIterations: 0, tolerance: 0 });
+        expect([unresolvable.status, unresolvable.trueResidualNorm]).toEqual(['iteration-limit', 0]);
       },
     ), { numRuns: 30, seed: 27 });
   });

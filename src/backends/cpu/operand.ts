@@ -7,6 +7,7 @@
 import type { Accessor, AccessorSignature } from '../../../accessors/accessor.js';
 import { declareStorageRegister, numberRegister, registerOfKind, type ArithmeticFormat, type Register } from '../../formats/common/format.js';
 import { nearestIntegerOfMpQuotient, nearestIntegerOfQuotient, nearestIntegerSource } from '../../formats/convert/scaled-integer.js';
+import { emitCaughtWrite, emitFiniteCheck, storeCatches, storeChecksFinite, storeNotFinite, storeThrew } from './store-failure.js';
 
 /** An accessor as a kernel operand named `name` in the generated source. */
 export class Operand {
@@ -73,7 +74,9 @@ export class Operand {
   /** Helpers of this operand's storage format. */
   helpers(): Readonly<Record<string, unknown>> {
     const st = this.accessor.storage;
-    return this.accessor.scale && st.isInteger ? { ...st.helpers, nearestIntegerOfQuotient, nearestIntegerOfMpQuotient } : st.helpers;
+    const refusals = st.kind === 'mp' || storeCatches(st) ? { storeNotFinite, storeThrew } : {};
+    if (this.accessor.scale && st.isInteger) return { ...st.helpers, nearestIntegerOfQuotient, nearestIntegerOfMpQuotient, ...refusals };
+    return { ...st.helpers, ...refusals };
   }
 
   /** Declarations of the operand's temporaries, once per kernel. */
@@ -137,9 +140,19 @@ export class Operand {
 
   /**
    * Statements: element at `pos` := `src` (a register of `ar`, clobbered when scaled), divided by the scale
-   * and rounded to the storage.
+   * and rounded to the storage. Into RNS storage from an IEEE arithmetic a non-finite value throws a
+   * `StoreFailure` (store-failure.ts) carrying `pos`, before the element is touched; so does an error a user's
+   * storage format throws in its write.
    */
   emitStore(ar: ArithmeticFormat, src: Register, pos: string, scalePos?: string): string {
+    const code = this.emitStoreUnchecked(ar, src, pos, scalePos);
+    // A user's storage may refuse a value in its write: reported with the element's position (store-failure.ts).
+    const st = this.accessor.storage;
+    return storeCatches(st) ? emitCaughtWrite(code, pos, st.name) : code;
+  }
+
+  /** The store's statements without the catch of a user storage's refusal. */
+  private emitStoreUnchecked(ar: ArithmeticFormat, src: Register, pos: string, scalePos?: string): string {
     const st = this.accessor.storage;
     if (this.accessor.scale && st.isInteger) return this.emitScaledIntegerStore(ar, src, pos, scalePos!);
     let code = '';
@@ -148,6 +161,8 @@ export class Operand {
       code += `${ar.emitFromNumber(sc, `${this.scaleData}[${scalePos}]`)} ${ar.emitDiv(src, src, sc)} `;
     }
     if (this.writesDirect(ar)) return code + st.emitWrite(this.data, pos, src);
+    // RNS storage holds finite values only: a non-finite result is refused before its conversion (store-failure.ts).
+    if (storeChecksFinite(st, ar)) code += emitFiniteCheck(src, pos, st.name) + ' ';
     return code + `${ar.emitExport(this.tmp, src, st.significandBits)} ${st.emitWrite(this.data, pos, this.tmp)}`;
   }
 

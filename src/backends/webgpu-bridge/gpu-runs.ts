@@ -25,6 +25,7 @@ import type { DeviceMatrix } from '../../../kernels/gemv/gemv-webgpu.js';
 import { trsvRounding, trsvStoresScaledInPlace } from '../../../kernels/trsv/trsv-webgpu.js';
 import { refillEllIndices, type DeviceEll } from '../../../kernels/ell-spmv/ell-spmv-webgpu.js';
 import { nearestIntegerOfQuotient } from '../../formats/convert/scaled-integer.js';
+import { codecWrites } from './codec-writes.js';
 
 
 /** What a GPU run reports (the public name is gpu-dispatch.ts's GpuKernelReport). */
@@ -144,12 +145,12 @@ const spanOutput = (r: Range<any, any>): boolean => {
  * format already, so the decoded values are exact for that storage and `set` (which converts through the range's
  * arithmetic) would round them again only where the arithmetic is narrower — so the storage codec writes them.
  */
-async function writeBack(g: Gpu, r: Range<1, any>, d: DeviceArray, call: GpuCall): Promise<void> {
-  if (r.accessor.scale) return writeScaled(g, r, d, call);
+async function writeBack(g: Gpu, r: Range<1, any>, d: DeviceArray, call: GpuCall, name?: string): Promise<void> {
+  if (r.accessor.scale) return writeScaled(g, r, d, call, name);
   if (SAME_BYTES.has(r.accessor.storage.name) || spanOutput(r)) return g.spanToRange(d, r as never);
   const v = await d.toHost();
   const a = r.accessor;
-  for (let i = 0; i < v.length; i++) a.storage.encode(a.data as never, a.linearIndex([i]), v[i]! as never);
+  codecWrites(r, name, call.arithmetic, (i) => a.storage.encode(a.data as never, a.linearIndex([i]), v[i]! as never));
 }
 
 /**
@@ -162,7 +163,7 @@ async function writeBack(g: Gpu, r: Range<1, any>, d: DeviceArray, call: GpuCall
  * values where no adapter exists, a values view, a binding limit lowered below 64 elements' windows).
  */
 
-async function writeScaled(g: Gpu, r: Range<1, any>, d: DeviceArray, call: GpuCall): Promise<void> {
+async function writeScaled(g: Gpu, r: Range<1, any>, d: DeviceArray, call: GpuCall, name?: string): Promise<void> {
   // Integer storage: the same rounding, on the device (src/backends/webgpu/scaled-store.ts).
   const store = await import('../webgpu/scaled-store.js');
   if (d.onDevice && (d.format.wordsPerElement <= 2 || d.format.name === 'dd') && store.storesOnDevice(r as never) && store.fitsStoreWindows(r as never, d)) return store.deviceScaledStore(r as never, d);
@@ -178,13 +179,13 @@ async function writeScaled(g: Gpu, r: Range<1, any>, d: DeviceArray, call: GpuCa
   const a = r.accessor;
   const st = a.storage;
   const ar = call.arithmetic;
-  for (let i = 0; i < r.length(); i++) {
+  codecWrites(r, name, call.arithmetic, (i) => {
     const hi = pairs ? pairs[2 * i]! : f[i * c]!, lo = pairs ? pairs[2 * i + 1]! : c === 2 ? f[i * c + 1]! : 0;
     const s = a.scale!.data[a.scaleIndex([i])]!;
     if (st.isInteger) st.encode(a.data as never, a.linearIndex([i]), nearestIntegerOfQuotient(hi, lo, s) as never);
     // dd arithmetic's div is the CPU kernels' guarded division (formats/dd/guarded.ts).
     else st.encode(a.data as never, a.linearIndex([i]), ar.toKind(st.kind, ar.div(ar.fromKind('dd', { hi, lo }), ar.fromNumber(s)), st.significandBits) as never);
-  }
+  });
 }
 
 /** Writes the quotients `q` (value / scale in the arithmetic, one per element of `r`) into the scaled range `r`'s storage. */
@@ -293,17 +294,20 @@ async function writeInto(g: Gpu, into: Range<1, any>, result: DeviceArray, hi: n
   const out = await outputOf(g, into, false, call, 'options.into');
   try {
     await g.gpuUpdate({ alpha: 1, x: result, beta: 0, out }, { arithmetic: call.arithmetic, strict: true });
-    await writeBack(g, into, out, call);
+    await writeBack(g, into, out, call, 'options.into');
   } finally {
     out.destroy();
   }
 }
 
-/** Writes the float-float value hi + lo into `into`'s storage, rounded once (as the CPU kernel's `into` write). */
+/**
+ * Writes the float-float value hi + lo into `into`'s storage, rounded once (as the CPU kernel's `into` write). A
+ * user's storage that refuses it is INVALID_VALUE naming `options.into[0]`, its error as `cause`, as on the CPU.
+ */
 function writePair(into: Range<1, any>, hi: number, lo: number, call: GpuCall): void {
   const a = into.accessor;
   const st = a.storage;
-  a.storage.encode(a.data as never, a.linearIndex([0]), call.arithmetic.toKind(st.kind, call.arithmetic.fromKind('dd', { hi, lo }), st.significandBits) as never);
+  codecWrites(into, 'options.into', call.arithmetic, () => a.storage.encode(a.data as never, a.linearIndex([0]), call.arithmetic.toKind(st.kind, call.arithmetic.fromKind('dd', { hi, lo }), st.significandBits) as never));
 }
 
 /**
@@ -315,7 +319,7 @@ async function scaleOutput(g: Gpu, y: Range<1, any>, beta: number, call: GpuCall
   const dy = await outputOf(g, y, beta !== 0, call, 'y');
   try {
     await g.gpuUpdate({ alpha: beta, x: dy, beta: 0, out: dy }, { arithmetic: call.arithmetic, strict: true });
-    await writeBack(g, y, dy, call);
+    await writeBack(g, y, dy, call, 'y');
   } finally {
     free(dy);
   }
@@ -341,7 +345,7 @@ export function gemvOnGpu(args: { alpha: number; A: Range<2, any>; x: Range<1, a
     try {
       const info = await g.gpuGemv({ A, x: dx, y: dy, alpha: args.alpha, beta: args.beta, trans: args.trans },
         { arithmetic: call.arithmetic, strict: true });
-      await writeBack(g, args.y, dy, call);
+      await writeBack(g, args.y, dy, call, 'y');
       return info;
     } finally {
       free(dA, dx, dy);
@@ -471,7 +475,7 @@ export function ellSpmvOnGpu(args: { alpha: number; A: EllOperand; x: Range<1, a
     const dy = await outputOf(g, args.y, args.beta !== 0, call, 'y');
     try {
       const info = await g.gpuEllSpmv({ A: dA, x: dx, y: dy, alpha: args.alpha, beta: args.beta }, { arithmetic: call.arithmetic, strict: true });
-      await writeBack(g, args.y, dy, call);
+      await writeBack(g, args.y, dy, call, 'y');
       return info;
     } finally {
       // A matrix that is not kept goes with its column indices.
@@ -483,9 +487,10 @@ export function ellSpmvOnGpu(args: { alpha: number; A: EllOperand; x: Range<1, a
 
 /**
  * out := α·x + β·y elementwise on the GPU (AXPY: out = y, β = 1; WAXPBY: out = w; SCAL: out = x, β = 0). A zero
- * coefficient means its vector is not read. Callers handle their kernel's quick returns first.
+ * coefficient means its vector is not read. Callers handle their kernel's quick returns first. `outName`: the output's
+ * public name (`y`, `w`, `x`), named with its element where a user's storage refuses a value.
  */
-export function updateOnGpu(args: { alpha: number; x: Range<1, any>; beta: number; y?: Range<1, any>; out: Range<1, any> }, call: GpuCall, cpu: () => void): Promise<GpuKernelReport> {
+export function updateOnGpu(args: { alpha: number; x: Range<1, any>; beta: number; y?: Range<1, any>; out: Range<1, any>; outName?: string }, call: GpuCall, cpu: () => void): Promise<GpuKernelReport> {
   if (call.rns) return rns().then((r) => r.rnsUpdateOnGpu(args, call, cpu));
   return onGpuOrCpu<GpuKernelReport>(call, async (g, report) => {
     if (args.out.length() === 0) return report;
@@ -494,7 +499,7 @@ export function updateOnGpu(args: { alpha: number; x: Range<1, any>; beta: numbe
     const dOut = await outputOf(g, args.out, false, call, 'out');
     try {
       const info = await g.gpuUpdate({ alpha: args.alpha, x: dx, beta: args.beta, y: dy, out: dOut }, { arithmetic: call.arithmetic, strict: true });
-      await writeBack(g, args.out, dOut, call);
+      await writeBack(g, args.out, dOut, call, args.outName);
       return info;
     } finally {
       free(dOut, ...(dx ? [dx] : []), ...(dy ? [dy] : []));

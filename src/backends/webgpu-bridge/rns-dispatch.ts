@@ -19,6 +19,7 @@ import type { GpuNrm2Result } from '../../../kernels/nrm2/nrm2-webgpu.js';
 import type { GpuRunInfo } from '../webgpu/kernel-common.js';
 import { checkReadableIn } from '../../../kernels/shared/kernel-options.js';
 import { checkPivotsIn } from '../../../kernels/trsv/trsv-pivots.js';
+import { codecWrites } from './codec-writes.js';
 import { solveRestoringX } from '../../../kernels/trsv/trsv-rns-overflow.js';
 import { onGpuOrCpu, type GpuCall } from './gpu-backend.js';
 import { rnsDeviceSet, type RnsDeviceSet } from '../../formats/rns/gpu/device-set.js';
@@ -142,7 +143,9 @@ export function rnsDotOnGpu(x: Range<1, any>, y: Range<1, any>, call: GpuCall, c
     try {
       s = await rnsGpuDot(dx, dy);
       const { exact, value } = await scalarOf(s, ar);
-      if (into) writeValues(into, [exact], ar);
+      // A user's storage that refuses the result: INVALID_VALUE naming options.into[0], as on the CPU (its other outputs
+      // are RNS or built-in storage only, which take every exact value).
+      if (into) codecWrites(into, 'options.into', ar, () => writeValues(into, [exact], ar));
       return { ...report, value };
     } finally {
       free(dx, dy, s);

@@ -96,6 +96,15 @@ function constructorOf(set: RnsModuliSet): () => RnsNumber {
 }
 
 const storages = new Map<RnsModuliSet, StorageFormat<RnsArray, RnsNumber>>();
+const storageSet = new WeakSet<object>();
+
+/**
+ * Whether a storage format is one of {@link rnsStorageFormat}'s (its encode of a finite value never throws: the
+ * kernels copy such an output aside only for an IEEE arithmetic's non-finite results).
+ */
+export function isRnsStorageFormat(st: StorageFormat): boolean {
+  return storageSet.has(st);
+}
 const arithmetics = new Map<RnsModuliSet, ArithmeticFormat<RnsNumber>>();
 
 /**
@@ -137,6 +146,7 @@ export function rnsStorageFormat(set: RnsModuliSet): StorageFormat<RnsArray, Rns
     helpers: { ...shared, [ctor]: constructorOf(set) },
   };
   storages.set(set, f);
+  storageSet.add(f);
   return f;
 }
 
