@@ -42,10 +42,11 @@ export function zeroSignLines(arithmetic: GpuArithmetic, A: DeviceArray, shape: 
   const c = arithmetic.components;
   const word = (name: string, k: number): string => (c === 1 ? name : `${name}[${k}]`);
   const load = `let zsx = ${c === 1 ? `mpFloat(mpAtomicLoad(XAtomic[${i}]))` : `[${Array.from({ length: c }, (_, k) => `mpFloat(mpAtomicLoad(XAtomic[(${i}) * ${c} + ${k}]))`).join(', ')}]`};`;
-  // Tested on bits (a compiler may fold a compare with 0.0); dd's words are not binary32 values: its magnitude (rounded
-  // to odd) is zero exactly for a zero.
+  // Tested on bits (a compiler may fold a compare with 0.0); dd's words are not binary32 values: its value rounded to
+  // odd in binary32 is zero exactly for a zero — read as bits, since a binary64 subnormal (3e-323) rounds to odd to a
+  // binary32 subnormal, which a device that flushes them (the H200) compares equal to 0.0.
   const isZero = (name: string): string => (arithmetic.specialTests
-    ? `${arithmetic.specialTests.magnitude(name)} === 0.0`
+    ? `mpAnd(mpXfOddBits(${name}), 2147483647) === 0`
     : Array.from({ length: c }, (_, k) => `mpAnd(mpBits(${word(name, k)}), 2147483647) === 0`).join(' && '));
   const store = (name: string): string[] => Array.from({ length: c }, (_, k) => `mpAtomicStore(XAtomic[(${i}) * ${c} + ${k}], mpBits(${word(name, k)}));`);
   if (shape.unit) return [load, `if (${isZero('zsx')}) {`, `let zsq = ${arithmetic.literal(0)};`, ...store('zsq'), '}'];
