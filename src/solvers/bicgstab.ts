@@ -5,7 +5,7 @@
  */
 import type { Range } from '../core/range.js';
 import type { OperatorLike } from './operator.js';
-import { checkCount, checkVectorInput, type SolverOptions } from './solver-options.js';
+import { checkCount, checkVectorInput, optionOr, type SolverOptions } from './solver-options.js';
 import type { GpuSolverOptions } from './gpu-solve-checks.js';
 import { begin, finish, runSolve, unitScaledInput, validateSolve, type ValidatedSolve } from './solve-start.js';
 import type { SolverResult } from './solver-result.js';
@@ -89,8 +89,8 @@ export function bicgstab(A: OperatorLike, b: ArrayLike<number> | Range<1, any>, 
 export function bicgstab(A: OperatorLike, b: ArrayLike<number> | Range<1, any>, options: BicgstabOptions & GpuSolverOptions): Promise<BicgstabResult>;
 export function bicgstab(A: OperatorLike, b: ArrayLike<number> | Range<1, any>, options?: BicgstabOptions & (GpuSolverOptions | { backend?: 'cpu' })): BicgstabResult | Promise<BicgstabResult> {
   const v = validateSolve(A, b, options);
+  const restarts = checkCount('options.breakdownRestarts', optionOr(options?.breakdownRestarts, DEFAULT_BREAKDOWN_RESTARTS), 0);
   const shadow = options?.shadow === undefined ? undefined : checkVectorInput('options.shadow', options.shadow, v.A.size);
-  const restarts = checkCount('options.breakdownRestarts', options?.breakdownRestarts ?? DEFAULT_BREAKDOWN_RESTARTS, 0);
   return runSolve(v, (s) => bicgstabIteration(s, v, shadow, restarts));
 }
 

@@ -7,7 +7,7 @@ import type { Range } from '../core/range.js';
 import { fail } from '../core/errors.js';
 import { asStorage, type FormatLike } from '../formats/common/registry.js';
 import type { OperatorLike } from './operator.js';
-import { checkCount, type SolverOptions } from './solver-options.js';
+import { checkCount, optionOr, type SolverOptions } from './solver-options.js';
 import type { GpuSolverOptions } from './gpu-solve-checks.js';
 import { begin, finish, runSolve, validateSolve, type ValidatedSolve } from './solve-start.js';
 import type { SolverResult } from './solver-result.js';
@@ -84,13 +84,13 @@ export function gmres(A: OperatorLike, b: ArrayLike<number> | Range<1, any>, opt
 export function gmres(A: OperatorLike, b: ArrayLike<number> | Range<1, any>, options: GmresOptions & GpuSolverOptions): Promise<SolverResult>;
 export function gmres(A: OperatorLike, b: ArrayLike<number> | Range<1, any>, options?: GmresOptions & (GpuSolverOptions | { backend?: 'cpu' })): SolverResult | Promise<SolverResult> {
   if (options !== undefined && (typeof options !== 'object' || options === null)) fail('INVALID_OPTION', 'options', 'must be an object', options);
-  const m = checkCount('options.restart', options?.restart ?? 30, 1);
+  const m = checkCount('options.restart', optionOr(options?.restart, 30), 1);
   let basisStorage: StorageFormat | undefined;
   if (options?.basisStorage !== undefined) {
     basisStorage = asStorage(options.basisStorage, 'options.basisStorage');
     if (basisStorage.isInteger) fail('INVALID_FORMAT', 'options.basisStorage', 'must be a floating-point or multiple-precision storage (integer storage needs a scaled accessor)', basisStorage.name);
   }
-  const orthogonalization = options?.orthogonalization ?? 'dgks';
+  const orthogonalization = optionOr(options?.orthogonalization, 'dgks');
   if (orthogonalization !== 'dgks' && orthogonalization !== 'cgs2') fail('INVALID_OPTION', 'options.orthogonalization', "must be 'dgks' or 'cgs2'", orthogonalization);
   const v = validateSolve(A, b, options, basisStorage ? [['options.basisStorage', basisStorage]] : []);
   // Beyond n the Arnoldi vectors are rounding noise, and a basis of m + 1 vectors (with m² coefficients) for a huge
