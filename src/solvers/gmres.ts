@@ -228,7 +228,19 @@ function* gmresIteration<V, M>(s: KrylovSpace<V, M>, v: ValidatedSolve, m: numbe
     const trueRel = beta / start.bNorm;
     if (stop.trueHistory) stop.recordTrue(beta);
     stop.history[stop.history.length - 1] = Number.isNaN(trueRel) ? Infinity : trueRel;
-    if (!Number.isFinite(beta)) { stop.breakDown('non-finite'); break; }
+    if (!Number.isFinite(beta)) {
+      // The correction overflowed x's storage: rounding noise of a coarse basis taken for a pivot sent x along a
+      // singular A's null space past fp16's 65504 (diag(0, 0.5, 1.87), b = (−2, −4, −2), fp16 vectors and basis,
+      // restart 2: 'non-finite' after 4 iterations, returning the best x, finite, at the least-squares residual). x
+      // goes back to its best iterate and the check counts as one that did not lower the true residual: the solve
+      // goes on from there or ends in 'stagnation' — never 'non-finite' with a finite x whose true residual is finite.
+      const verdict = stop.judgeTrue(beta);
+      yield s.copyExact(best, x);
+      beta = (yield* residual(s, b, x, r, start.xScale.factor)) as number;
+      if (!Number.isFinite(beta)) { stop.breakDown('non-finite'); break; }
+      if (verdict === 'stagnation') { stop.breakDown('stagnation'); break; }
+      continue;
+    }
     const verdict = stop.judgeTrue(beta);
     if (verdict === 'converged') { stop.converge(); break; }
     if (beta < bestNorm) { bestNorm = beta; yield s.copyExact(x, best); }
