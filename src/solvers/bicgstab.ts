@@ -88,7 +88,7 @@ export function bicgstab(A: OperatorLike, b: ArrayLike<number> | Range<1, any>, 
 /** BiCGStab on the GPU (as {@link cg}'s GPU overload). */
 export function bicgstab(A: OperatorLike, b: ArrayLike<number> | Range<1, any>, options: BicgstabOptions & GpuSolverOptions): Promise<BicgstabResult>;
 export function bicgstab(A: OperatorLike, b: ArrayLike<number> | Range<1, any>, options?: BicgstabOptions & (GpuSolverOptions | { backend?: 'cpu' })): BicgstabResult | Promise<BicgstabResult> {
-  const v = validateSolve(A, b, options);
+  const v = validateSolve('bicgstab', A, b, options);
   const restarts = checkCount('options.breakdownRestarts', optionOr(options?.breakdownRestarts, DEFAULT_BREAKDOWN_RESTARTS), 0);
   const shadow = options?.shadow === undefined ? undefined : checkVectorInput('options.shadow', options.shadow, v.A.size);
   return runSolve(v, (s) => bicgstabIteration(s, v, shadow, restarts));

@@ -92,7 +92,7 @@ export function gmres(A: OperatorLike, b: ArrayLike<number> | Range<1, any>, opt
   }
   const orthogonalization = optionOr(options?.orthogonalization, 'dgks');
   if (orthogonalization !== 'dgks' && orthogonalization !== 'cgs2') fail('INVALID_OPTION', 'options.orthogonalization', "must be 'dgks' or 'cgs2'", orthogonalization);
-  const v = validateSolve(A, b, options, basisStorage ? [['options.basisStorage', basisStorage]] : []);
+  const v = validateSolve('gmres', A, b, options, basisStorage ? [['options.basisStorage', basisStorage]] : []);
   // Beyond n the Arnoldi vectors are rounding noise, and a basis of m + 1 vectors (with m² coefficients) for a huge
   // restart exhausted memory (restart 10⁶ on a 2×2 system killed the process).
   return runSolve(v, (s) => gmresIteration(s, v, Math.min(m, Math.max(v.options.n, 1)), basisStorage ?? v.options.storage, orthogonalization === 'cgs2'));

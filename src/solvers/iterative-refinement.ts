@@ -17,6 +17,8 @@ import { luFactorF32, type LuFactorsF32 } from '../linalg/lu-f32.js';
 import { packedSolver } from '../linalg/lu-run.js';
 import { linearOperator } from './operator.js';
 import { checkCount, checkVectorInput, optionOr } from './solver-options.js';
+import { refuseSolverOptionsNotTaken } from './solver-option-keys.js';
+import { checkGpuOptions } from '../backends/backend.js';
 import { StoppingCriterion } from './stopping-criterion.js';
 import { finiteOrInfinity, solverResult, type SolverResult } from './solver-result.js';
 
@@ -121,6 +123,9 @@ export function iterativeRefinement(A: DenseMatrix | Range<2, any>, b: ArrayLike
   if (typeof tolerance !== 'number' || !(tolerance >= 0) || !Number.isFinite(tolerance)) fail('INVALID_OPTION', 'options.tolerance', 'must be a finite number ≥ 0', tolerance);
   const maxIterations = checkCount('options.maxIterations', optionOr(options.maxIterations, 40), 0);
   const averaging = checkCount('options.averaging', optionOr(options.averaging, 16), 0);
+  // strict is the kernels' option of every backend, checked as they check it; what refinement does not take is refused.
+  checkGpuOptions(options);
+  refuseSolverOptionsNotTaken(options, 'iterativeRefinement', n);
 
   const Ar = op.dense!;
   const dense = denseValues(A, Ar);

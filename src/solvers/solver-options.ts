@@ -130,6 +130,7 @@ export function resolveSolverOptions(options: SolverOptions | undefined, n: numb
  * tolerance below it is never met (the solve ends in `stagnation` or at its iteration limit, its residual reported).
  * @param arithmetic - the solve's arithmetic
  * @returns the unit roundoff that bounds the tolerances it certifies
+ * @throws {@link ModprecError} `INVALID_FORMAT` naming `arithmetic` for anything that is not an arithmetic format
  * @example
  * ```ts
  * import { residualResolution, formats } from 'modprec';
@@ -140,9 +141,11 @@ export function resolveSolverOptions(options: SolverOptions | undefined, n: numb
  * @group Solvers
  */
 export function residualResolution(arithmetic: ArithmeticFormat<any>): number {
+  // Checked as every public function checks a format (residualResolution(undefined) threw a TypeError).
+  const ar = asArithmetic(arithmetic, 'arithmetic');
   const fp64 = 2 ** -53;
-  if (arithmetic.unitRoundoff <= fp64) return arithmetic.unitRoundoff;
-  return arithmetic.name === 'f32' ? FF_UNIT_ROUNDOFF : fp64;
+  if (ar.unitRoundoff <= fp64) return ar.unitRoundoff;
+  return ar.name === 'f32' ? FF_UNIT_ROUNDOFF : fp64;
 }
 
 /**
