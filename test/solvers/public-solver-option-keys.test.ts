@@ -95,4 +95,26 @@ describe('solver options objects', () => {
         expect(new Set(outcomes).size).toBe(1);
       }), { numRuns: 300, seed: 1128 });
   });
+
+  it.each(solvers)('%s with backend gpu: the same refusals, thrown before the device is asked for', (name, solve, taken) => {
+    const A = matrix(3, 3, (i, j) => (i === j ? 2 : 0));
+    for (const key of Object.keys(VALID).filter((k) => !taken.includes(k))) {
+      const e = expectModprec(() => solve(A, [2, 4, 6], { backend: 'gpu', arithmetic: 'f32', [key]: VALID[key] }), 'INVALID_OPTION', `options.${key}`);
+      expect(e.message).toContain(`not an option of ${name}`);
+    }
+  });
+
+  it('any value of a solver\'s own option, or of refinement\'s, is a result or a typed error naming it', () => {
+    const own: [string, (o: object) => unknown][] = [
+      ...['shadow', 'breakdownRestarts'].map((k) => [k, (o: object) => bicgstab(counted().A, [2, 4, 6], o)] as [string, (o: object) => unknown]),
+      ...['restart', 'basisStorage', 'orthogonalization'].map((k) => [k, (o: object) => gmres(counted().A, [2, 4, 6], o)] as [string, (o: object) => unknown]),
+      ...['tolerance', 'maxIterations', 'storage', 'residualArithmetic', 'factorization', 'averaging', 'backend', 'strict'].map((k) =>
+        [k, (o: object) => iterativeRefinement(matrix(3, 3, (i, j) => (i === j ? 2 : 0)), [2, 4, 6], o as never)] as [string, (o: object) => unknown]),
+    ];
+    fc.assert(fc.property(fc.constantFrom(...own), fc.oneof(fc.anything(), fc.constantFrom(null, NaN, -1, 0, 1.5, 'f16', 'i8', 'gpu', [1, 2], [1, NaN, 3], true)),
+      ([key, solve], value) => {
+        const o = outcome(() => solve({ [key]: value, ...(key === 'maxIterations' ? {} : { maxIterations: 20 }) }));
+        if (o !== 'ran') expect(o).toMatch(new RegExp(` options\\.${key}(\\[\\d+\\])?$`));
+      }), { numRuns: 400, seed: 2811 });
+  });
 });
