@@ -157,7 +157,7 @@ function* gmresIteration<V, M>(s: KrylovSpace<V, M>, v: ValidatedSolve, m: numbe
   let iterations = 0;
   // The iterate with the smallest true residual so far (x₀ to begin with): what a solve that stops short returns, so a
   // basis too coarse for the matrix (its corrections then raise the residual) never leaves x worse than it found it.
-  const best = s.make();
+  const best = s.make(), cycleStart = s.make();
   yield s.copyExact(x, best);
   let bestNorm = start.rNorm;
   outer: while (iterations < maxIterations) {
@@ -223,24 +223,27 @@ function* gmresIteration<V, M>(s: KrylovSpace<V, M>, v: ValidatedSolve, m: numbe
       if (stop.trueHistory) stop.recordTrue((yield* residualOfIterate(k)) as number);
       yield s.update(1 / hw, w, 0, w, basis.column(j + 1));
     }
+    // A GMRES correction minimises the residual over a space that holds 0: one that raises the true residual was made
+    // of rounding noise taken for pivots (a coarse basis on a singular A: diag(1, 0), b = (4, 4), an fp32 basis,
+    // restart 6 sent x₂ to −6·10¹¹ and alternated between 0.71 and 1.5…3.0 until the iteration limit). It is cut to
+    // fewer columns until it does not raise it (0 columns: x unchanged, and the check counts as one that did not
+    // lower the true residual). So is one that overflows x's storage (x sent along the null space past fp16's 65504:
+    // diag(0, 0.5, 1.87), b = (−2, −4, −2), fp16 vectors and basis, restart 2 broke down 'non-finite' after 4
+    // iterations, returning its best x, finite, at the least-squares residual). Exact arithmetic never takes this path.
+    const betaBefore = beta;
+    yield s.copyExact(x, cycleStart);
     yield* addCorrection(k, x);
     beta = (yield* residual(s, b, x, r, start.xScale.factor)) as number;
+    for (let used = k; !(beta <= betaBefore) && used > 0;) {
+      used--;
+      yield s.copyExact(cycleStart, x);
+      yield* addCorrection(used, x);
+      beta = (yield* residual(s, b, x, r, start.xScale.factor)) as number;
+    }
     const trueRel = beta / start.bNorm;
     if (stop.trueHistory) stop.recordTrue(beta);
     stop.history[stop.history.length - 1] = Number.isNaN(trueRel) ? Infinity : trueRel;
-    if (!Number.isFinite(beta)) {
-      // The correction overflowed x's storage: rounding noise of a coarse basis taken for a pivot sent x along a
-      // singular A's null space past fp16's 65504 (diag(0, 0.5, 1.87), b = (−2, −4, −2), fp16 vectors and basis,
-      // restart 2: 'non-finite' after 4 iterations, returning the best x, finite, at the least-squares residual). x
-      // goes back to its best iterate and the check counts as one that did not lower the true residual: the solve
-      // goes on from there or ends in 'stagnation' — never 'non-finite' with a finite x whose true residual is finite.
-      const verdict = stop.judgeTrue(beta);
-      yield s.copyExact(best, x);
-      beta = (yield* residual(s, b, x, r, start.xScale.factor)) as number;
-      if (!Number.isFinite(beta)) { stop.breakDown('non-finite'); break; }
-      if (verdict === 'stagnation') { stop.breakDown('stagnation'); break; }
-      continue;
-    }
+    if (!Number.isFinite(beta)) { stop.breakDown('non-finite'); break; }
     const verdict = stop.judgeTrue(beta);
     if (verdict === 'converged') { stop.converge(); break; }
     if (beta < bestNorm) { bestNorm = beta; yield s.copyExact(x, best); }
