@@ -5,7 +5,7 @@
  */
 import type { Range } from '../core/range.js';
 import type { OperatorLike } from './operator.js';
-import { checkCount, checkVectorInput, type SolverOptions } from './solver-options.js';
+import { checkCount, checkVectorInput, optionOr, type SolverOptions } from './solver-options.js';
 import type { GpuSolverOptions } from './gpu-solve-checks.js';
 import { begin, finish, runSolve, unitScaledInput, validateSolve, type ValidatedSolve } from './solve-start.js';
 import type { SolverResult } from './solver-result.js';
@@ -59,7 +59,8 @@ export interface BicgstabResult<T = any> extends SolverResult<T> {
  * is checked when the recurrence residual meets the tolerance or diverges, and the recurrence restarts from it
  * otherwise; a solve that stops short returns its checked iterate of the smallest true residual where its last one is
  * worse, one more vector). Where A·p or A·s overflows the vectors' storage (fp16: 65504), A is applied scaled by a
- * power of two, as in {@link cg}, with α and ω in its units; p itself is stored scaled where a large β overflows it. A vanishing ρ, σ or ω restarts the solve from the true
+ * power of two, as in {@link cg}, with α and ω in its units; p itself is stored scaled where a large β overflows it, and s = r − α·v where it
+ * overflows (an r that overflows then sends the solve to its true residual, as a diverging recurrence does). A vanishing ρ, σ or ω restarts the solve from the true
  * residual with r̂ reset to it, up to `options.breakdownRestarts` times (counted in the result's `breakdownRestarts`);
  * then breakdowns, as results: `rho-zero` (r̂ᵀr = 0), `sigma-zero` (r̂ᵀA·p = 0), `omega-zero` (tᵀs = 0 or t = 0),
  * `stagnation`, `non-finite`.
@@ -87,9 +88,9 @@ export function bicgstab(A: OperatorLike, b: ArrayLike<number> | Range<1, any>, 
 /** BiCGStab on the GPU (as {@link cg}'s GPU overload). */
 export function bicgstab(A: OperatorLike, b: ArrayLike<number> | Range<1, any>, options: BicgstabOptions & GpuSolverOptions): Promise<BicgstabResult>;
 export function bicgstab(A: OperatorLike, b: ArrayLike<number> | Range<1, any>, options?: BicgstabOptions & (GpuSolverOptions | { backend?: 'cpu' })): BicgstabResult | Promise<BicgstabResult> {
-  const v = validateSolve(A, b, options);
+  const v = validateSolve('bicgstab', A, b, options);
+  const restarts = checkCount('options.breakdownRestarts', optionOr(options?.breakdownRestarts, DEFAULT_BREAKDOWN_RESTARTS), 0);
   const shadow = options?.shadow === undefined ? undefined : checkVectorInput('options.shadow', options.shadow, v.A.size);
-  const restarts = checkCount('options.breakdownRestarts', options?.breakdownRestarts ?? DEFAULT_BREAKDOWN_RESTARTS, 0);
   return runSolve(v, (s) => bicgstabIteration(s, v, shadow, restarts));
 }
 
@@ -106,6 +107,7 @@ function* bicgstabIteration<V>(s: KrylovSpace<V>, v: ValidatedSolve, shadow: Arr
   const rHat = shadow === undefined ? s.make() : ((yield s.load(unitScaledInput(shadow, s.n))) as V);
   if (shadow === undefined) yield s.copy(r, rHat);
   const p = s.make(), vv = s.make(), sv = s.make(), t = s.make();
+  const storage = v.options.storage;
   // p holds p/π, π a power of two raised (2^16 a time, at most to 2^128) where a large β overflows p in the vectors'
   // storage: on 494_bus with fp16 vectors β = −3.3·10⁴ at the 16th step made p ±∞ ('non-finite'), which no scale of A
   // helps. u = p − ω·v (in the units of the last p) is kept, so p = r + β·u is rebuilt as r/π + (β/π)·u; α̃ = ρ/r̂ᵀvv
@@ -201,12 +203,10 @@ function* bicgstabIteration<V>(s: KrylovSpace<V>, v: ValidatedSolve, shadow: Arr
   function* settle(norm: number): Generator<unknown, 'stop' | 'restart' | 'go', any> {
     const met = stop.record(norm);
     if (stop.trueHistory) stop.recordTrue((yield* residual(s, b, x, w, start.xScale.factor)) as number);
-    // A diverging recurrence (see DIVERGENCE_FACTOR) is checked against the true residual too.
-    if (!met && !stop.diverges()) {
-      if (Number.isFinite(norm)) return 'go';
-      stop.breakDown('non-finite');
-      return 'stop';
-    }
+    // A diverging recurrence (see DIVERGENCE_FACTOR) is checked against the true residual too, and so is an r that
+    // overflowed the vectors' storage (it diverged past its range: 494_bus with fp16 vectors at the 250th step), as x
+    // may be finite and its true residual finite: the solve restarts from it, or stops on it ('non-finite' where ρ is).
+    if (!met && !stop.diverges() && Number.isFinite(norm)) return 'go';
     const checked = (yield* checkTrue('stagnation')) as number | 'stop';
     if (checked === 'stop') return 'stop';
     return ((yield* restart(checked)) as boolean) ? 'restart' : 'stop';
@@ -241,14 +241,30 @@ function* bicgstabIteration<V>(s: KrylovSpace<V>, v: ValidatedSolve, shadow: Arr
       const alpha = rho / rHatV;                            // α̃ = σ_v·α
       if (!Number.isFinite(alpha)) { stop.breakDown('non-finite'); break; }
       yield s.update(1, r, -alpha, vv, sv);                 // s = r − α·v
-      const sNorm = (yield s.norm(sv)) as number;
-      if (stop.meets(sNorm)) {
+      let sNorm = (yield s.norm(sv)) as number;
+      // sv holds s/ς, ς a power of two > 1 only where s overflowed the vectors' storage from a finite r and α·v: on
+      // 494_bus with fp16 vectors the recurrence residual grew past 3·10⁴·‖b‖ and s = r − α·v (65504 at most) became ±∞
+      // at the 249th step ('non-finite'). ς is the least power of two that brings ‖r‖ + |α̃|·‖vv‖ (which bounds every
+      // |sᵢ|) to half the storage's largest value, so s loses no more low bits than it must. ω̃ = t̃ᵀs̃/t̃ᵀt̃ does not
+      // depend on ς; x takes ς·ω̃/σ_t and r = ς·(s̃ − ω̃·t̃). ς = 1 while nothing overflows (the solve bit for bit as it was).
+      let sScale = 1;
+      if (!Number.isFinite(sNorm) && storage.kind === 'number') {
+        const bound = ((yield s.norm(r)) as number) + Math.abs(alpha) * ((yield s.norm(vv)) as number);
+        if (bound > 0 && Number.isFinite(bound)) {
+          sScale = 2 ** Math.min(1000, Math.max(1, Math.ceil(Math.log2(bound / (storage.maxValue / 2)))));
+          yield s.update(1 / sScale, r, -alpha / sScale, vv, sv);
+          sNorm = (yield s.norm(sv)) as number;
+        }
+      }
+      // r := ς·s̃ (a copy while ς = 1).
+      const sIntoR = (): unknown => (sScale === 1 ? s.copy(sv, r) : s.update(sScale, sv, 0, sv, r));
+      if (stop.meets(sScale * sNorm)) {
         // Half step: x + α·p already meets the tolerance.
         yield* addToSolution(s, start.xScale, alpha / sigmaV, p, x);
-        yield s.copy(sv, r);
+        yield sIntoR();
         iterations++;
         sinceShadow++;
-        if (((yield* settle(sNorm)) as string) === 'stop') break;
+        if (((yield* settle(sScale * sNorm)) as string) === 'stop') break;
         continue;
       }
       // tᵀt or tᵀs non-finite from a finite s: an overflow of A·s or of tᵀt, scaled down.
@@ -261,17 +277,17 @@ function* bicgstabIteration<V>(s: KrylovSpace<V>, v: ValidatedSolve, shadow: Arr
       // x + α·p is still progress (the BiCG half step): keep it, with r = s, when ω breaks down.
       yield* addToSolution(s, start.xScale, alpha / sigmaV, p, x);
       if (omega === 0 || !Number.isFinite(omega)) {
-        yield s.copy(sv, r);
+        yield sIntoR();
         iterations++;
         sinceShadow++;
-        stop.record(sNorm);
+        stop.record(sScale * sNorm);
         if (stop.trueHistory) stop.recordTrue((yield* residual(s, b, x, w, start.xScale.factor)) as number);
         if (omega === 0 && mayRestart()) { if (((yield* breakdownRestart('omega-zero')) as string) === 'stop') break; continue; }
         if (omega === 0) breakDown('omega-zero'); else stop.breakDown('non-finite');
         break;
       }
-      yield* addToSolution(s, start.xScale, omega / sigmaT, sv, x, sNorm);
-      yield s.update(1, sv, -omega, t, r);                  // r = s − ω·t
+      yield* addToSolution(s, start.xScale, omega * sScale / sigmaT, sv, x, sNorm);
+      yield s.update(sScale, sv, -omega * sScale, t, r);    // r = s − ω·t
       iterations++;
       sinceShadow++;
       const rNorm = (yield s.norm(r)) as number;

@@ -53,7 +53,7 @@ export function cg(A: OperatorLike, b: ArrayLike<number> | Range<1, any>, option
 /** CG on the GPU: vectors resident on the device, only the scalars come back; a promise of the result. */
 export function cg(A: OperatorLike, b: ArrayLike<number> | Range<1, any>, options: SolverOptions & GpuSolverOptions): Promise<SolverResult>;
 export function cg(A: OperatorLike, b: ArrayLike<number> | Range<1, any>, options?: SolverOptions & (GpuSolverOptions | { backend?: 'cpu' })): SolverResult | Promise<SolverResult> {
-  const v = validateSolve(A, b, options);
+  const v = validateSolve('cg', A, b, options);
   return runSolve(v, (s) => conjugateGradients(s, v, false));
 }
 

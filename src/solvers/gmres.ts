@@ -7,7 +7,7 @@ import type { Range } from '../core/range.js';
 import { fail } from '../core/errors.js';
 import { asStorage, type FormatLike } from '../formats/common/registry.js';
 import type { OperatorLike } from './operator.js';
-import { checkCount, type SolverOptions } from './solver-options.js';
+import { checkCount, optionOr, type SolverOptions } from './solver-options.js';
 import type { GpuSolverOptions } from './gpu-solve-checks.js';
 import { begin, finish, runSolve, validateSolve, type ValidatedSolve } from './solve-start.js';
 import type { SolverResult } from './solver-result.js';
@@ -84,15 +84,15 @@ export function gmres(A: OperatorLike, b: ArrayLike<number> | Range<1, any>, opt
 export function gmres(A: OperatorLike, b: ArrayLike<number> | Range<1, any>, options: GmresOptions & GpuSolverOptions): Promise<SolverResult>;
 export function gmres(A: OperatorLike, b: ArrayLike<number> | Range<1, any>, options?: GmresOptions & (GpuSolverOptions | { backend?: 'cpu' })): SolverResult | Promise<SolverResult> {
   if (options !== undefined && (typeof options !== 'object' || options === null)) fail('INVALID_OPTION', 'options', 'must be an object', options);
-  const m = checkCount('options.restart', options?.restart ?? 30, 1);
+  const m = checkCount('options.restart', optionOr(options?.restart, 30), 1);
   let basisStorage: StorageFormat | undefined;
   if (options?.basisStorage !== undefined) {
     basisStorage = asStorage(options.basisStorage, 'options.basisStorage');
     if (basisStorage.isInteger) fail('INVALID_FORMAT', 'options.basisStorage', 'must be a floating-point or multiple-precision storage (integer storage needs a scaled accessor)', basisStorage.name);
   }
-  const orthogonalization = options?.orthogonalization ?? 'dgks';
+  const orthogonalization = optionOr(options?.orthogonalization, 'dgks');
   if (orthogonalization !== 'dgks' && orthogonalization !== 'cgs2') fail('INVALID_OPTION', 'options.orthogonalization', "must be 'dgks' or 'cgs2'", orthogonalization);
-  const v = validateSolve(A, b, options, basisStorage ? [['options.basisStorage', basisStorage]] : []);
+  const v = validateSolve('gmres', A, b, options, basisStorage ? [['options.basisStorage', basisStorage]] : []);
   // Beyond n the Arnoldi vectors are rounding noise, and a basis of m + 1 vectors (with m² coefficients) for a huge
   // restart exhausted memory (restart 10⁶ on a 2×2 system killed the process).
   return runSolve(v, (s) => gmresIteration(s, v, Math.min(m, Math.max(v.options.n, 1)), basisStorage ?? v.options.storage, orthogonalization === 'cgs2'));
@@ -157,7 +157,7 @@ function* gmresIteration<V, M>(s: KrylovSpace<V, M>, v: ValidatedSolve, m: numbe
   let iterations = 0;
   // The iterate with the smallest true residual so far (x₀ to begin with): what a solve that stops short returns, so a
   // basis too coarse for the matrix (its corrections then raise the residual) never leaves x worse than it found it.
-  const best = s.make();
+  const best = s.make(), cycleStart = s.make();
   yield s.copyExact(x, best);
   let bestNorm = start.rNorm;
   outer: while (iterations < maxIterations) {
@@ -223,8 +223,23 @@ function* gmresIteration<V, M>(s: KrylovSpace<V, M>, v: ValidatedSolve, m: numbe
       if (stop.trueHistory) stop.recordTrue((yield* residualOfIterate(k)) as number);
       yield s.update(1 / hw, w, 0, w, basis.column(j + 1));
     }
+    // A GMRES correction minimises the residual over a space that holds 0: one that raises the true residual was made
+    // of rounding noise taken for pivots (a coarse basis on a singular A: diag(1, 0), b = (4, 4), an fp32 basis,
+    // restart 6 sent x₂ to −6·10¹¹ and alternated between 0.71 and 1.5…3.0 until the iteration limit). It is cut to
+    // fewer columns until it does not raise it (0 columns: x unchanged, and the check counts as one that did not
+    // lower the true residual). So is one that overflows x's storage (x sent along the null space past fp16's 65504:
+    // diag(0, 0.5, 1.87), b = (−2, −4, −2), fp16 vectors and basis, restart 2 broke down 'non-finite' after 4
+    // iterations, returning its best x, finite, at the least-squares residual). Exact arithmetic never takes this path.
+    const betaBefore = beta;
+    yield s.copyExact(x, cycleStart);
     yield* addCorrection(k, x);
     beta = (yield* residual(s, b, x, r, start.xScale.factor)) as number;
+    for (let used = k; !(beta <= betaBefore) && used > 0;) {
+      used--;
+      yield s.copyExact(cycleStart, x);
+      yield* addCorrection(used, x);
+      beta = (yield* residual(s, b, x, r, start.xScale.factor)) as number;
+    }
     const trueRel = beta / start.bNorm;
     if (stop.trueHistory) stop.recordTrue(beta);
     stop.history[stop.history.length - 1] = Number.isNaN(trueRel) ? Infinity : trueRel;

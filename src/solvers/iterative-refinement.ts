@@ -16,7 +16,9 @@ import { luFactor, type LuFactors } from '../linalg/lu.js';
 import { luFactorF32, type LuFactorsF32 } from '../linalg/lu-f32.js';
 import { packedSolver } from '../linalg/lu-run.js';
 import { linearOperator } from './operator.js';
-import { checkCount, checkVectorInput } from './solver-options.js';
+import { checkCount, checkVectorInput, optionOr } from './solver-options.js';
+import { refuseSolverOptionsNotTaken } from './solver-option-keys.js';
+import { checkGpuOptions } from '../backends/backend.js';
 import { StoppingCriterion } from './stopping-criterion.js';
 import { finiteOrInfinity, solverResult, type SolverResult } from './solver-result.js';
 
@@ -103,24 +105,27 @@ export function iterativeRefinement(A: DenseMatrix | Range<2, any>, b: ArrayLike
   const n = op.size;
   const bIn = checkVectorInput('b', b, n);
   if (typeof options !== 'object' || options === null) fail('INVALID_OPTION', 'options', 'must be an object', options);
-  const backend = options.backend ?? 'cpu';
+  const backend = optionOr(options.backend, 'cpu');
   if (backend !== 'cpu' && backend !== 'wasm' && backend !== 'js') {
     fail('INVALID_OPTION', 'options.backend', `must be 'cpu', 'wasm' or 'js': iterative refinement runs on the CPU (its LU factorisation has no GPU kernel)`, backend);
   }
   const lu = { backend };
-  const factorization = options.factorization ?? 'f32';
+  const factorization = optionOr(options.factorization, 'f32');
   if (factorization !== 'f32' && factorization !== 'f64') fail('INVALID_OPTION', 'options.factorization', "must be 'f32' or 'f64'", factorization);
-  const ar = asArithmetic(options.residualArithmetic ?? f64, 'options.residualArithmetic');
-  const storage = asStorage(options.storage ?? f64, 'options.storage');
+  const ar = asArithmetic(optionOr(options.residualArithmetic, f64), 'options.residualArithmetic');
+  const storage = asStorage(optionOr(options.storage, f64), 'options.storage');
   if (storage.isInteger) fail('INVALID_FORMAT', 'options.storage', 'must be a floating-point or multiple-precision storage', storage.name);
   // The smallest tolerance the deciding residual can tell (see below): the default is never below it.
   const fp64 = asArithmetic(f64);
   const coarse = ar.unitRoundoff > fp64.unitRoundoff;
   const resolution = coarse ? Math.min(fp64.unitRoundoff, (findFormat(storage.name)?.arithmetic ?? fp64).unitRoundoff) : ar.unitRoundoff;
-  const tolerance = options.tolerance ?? Math.max(Math.sqrt(Math.max(1, n)) * storage.unitRoundoff, resolution);
+  const tolerance = optionOr(options.tolerance, Math.max(Math.sqrt(Math.max(1, n)) * storage.unitRoundoff, resolution));
   if (typeof tolerance !== 'number' || !(tolerance >= 0) || !Number.isFinite(tolerance)) fail('INVALID_OPTION', 'options.tolerance', 'must be a finite number ≥ 0', tolerance);
-  const maxIterations = checkCount('options.maxIterations', options.maxIterations ?? 40, 0);
-  const averaging = checkCount('options.averaging', options.averaging ?? 16, 0);
+  const maxIterations = checkCount('options.maxIterations', optionOr(options.maxIterations, 40), 0);
+  const averaging = checkCount('options.averaging', optionOr(options.averaging, 16), 0);
+  // strict is the kernels' option of every backend, checked as they check it; what refinement does not take is refused.
+  checkGpuOptions(options);
+  refuseSolverOptionsNotTaken(options, 'iterativeRefinement', n);
 
   const Ar = op.dense!;
   const dense = denseValues(A, Ar);

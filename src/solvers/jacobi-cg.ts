@@ -38,7 +38,7 @@ export function jacobiCg(A: OperatorLike, b: ArrayLike<number> | Range<1, any>, 
 /** Jacobi CG on the GPU (as {@link cg}'s GPU overload). */
 export function jacobiCg(A: OperatorLike, b: ArrayLike<number> | Range<1, any>, options: SolverOptions & GpuSolverOptions): Promise<SolverResult>;
 export function jacobiCg(A: OperatorLike, b: ArrayLike<number> | Range<1, any>, options?: SolverOptions & (GpuSolverOptions | { backend?: 'cpu' })): SolverResult | Promise<SolverResult> {
-  const v = validateSolve(A, b, options);
+  const v = validateSolve('jacobiCg', A, b, options);
   const M = jacobiPreconditioner(v.A, v.options.storage);   // validated before any work, as the rest
   return runSolve(v, (s) => conjugateGradients(s, v, true), M);
 }

@@ -26,6 +26,7 @@ import { solverResult, type SolverResult } from './solver-result.js';
 import { residual, runAwaiting, runNow, type Algorithm, type KrylovSpace, type Step } from './krylov-space.js';
 import { cpuSpace } from './cpu-krylov-space.js';
 import { checkGpuSolve } from './gpu-solve-checks.js';
+import { refuseSolverOptionsNotTaken, type SolverName } from './solver-option-keys.js';
 import { isRnsArithmetic } from '../backends/webgpu-bridge/gpu-backend.js';
 import type { Preconditioner } from './jacobi.js';
 import { smallestNormal } from './underflow-level.js';
@@ -46,10 +47,11 @@ export interface ValidatedSolve {
 }
 
 /**
- * Validates A, b and the options (and, for `backend: 'gpu'`, that the GPU runs the storage, arithmetic and operator).
+ * Validates A, b and the options of solver `call` (refusing the options modprec knows that it does not take) and, for
+ * `backend: 'gpu'`, that the GPU runs the storage, arithmetic and operator.
  * @throws {@link ModprecError} for any invalid argument, before any work
  */
-export function validateSolve(A: OperatorLike, b: ArrayLike<number> | Range<1, any>, options: (SolverOptions & { backend?: 'cpu' | 'gpu'; strict?: boolean }) | undefined, extraFormats: readonly (readonly [string, unknown])[] = []): ValidatedSolve {
+export function validateSolve(call: SolverName, A: OperatorLike, b: ArrayLike<number> | Range<1, any>, options: (SolverOptions & { backend?: 'cpu' | 'gpu'; strict?: boolean }) | undefined, extraFormats: readonly (readonly [string, unknown])[] = []): ValidatedSolve {
   if (options !== undefined && (typeof options !== 'object' || options === null)) fail('INVALID_OPTION', 'options', 'must be an object', options);
   const backend = chooseBackend(options);
   // A solver runs its kernels on the CPU (each picking WebAssembly or generated JavaScript, as the kernels do by
@@ -58,6 +60,7 @@ export function validateSolve(A: OperatorLike, b: ArrayLike<number> | Range<1, a
   const op = linearOperator(A);
   const bIn = checkVectorInput('b', b, op.size);
   const opts = resolveSolverOptions(options, op.size);
+  refuseSolverOptionsNotTaken(options, call, op.size);
   const bNormExponent = normExponent(valuesOf(bIn, opts.n), opts.n);
   const scaleExponent = chooseScale(bNormExponent, opts);
   checkStorable(bIn, opts, scaleExponent);

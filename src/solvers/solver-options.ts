@@ -51,6 +51,18 @@ export interface ResolvedSolverOptions {
   readonly recordTrueResidual: boolean;
 }
 
+/**
+ * An option's value, or `fallback` where it is left out or `undefined` — `null` is a value, checked as any other and
+ * refused by the option's check, as the kernels take it (docs/guide.md §6): `{ storage: null }` ran in fp64 and
+ * `{ tolerance: null }` at 1e-8, where `dot(x, y, { arithmetic: null })` is a typed error.
+ * @param value - the option as given
+ * @param fallback - its default
+ * @returns `value`, or `fallback` for `undefined`
+ */
+export function optionOr<T>(value: T | undefined, fallback: T): T {
+  return value === undefined ? fallback : value;
+}
+
 /** Checks a count option: an integer ≥ `min`. @throws {@link ModprecError} `INVALID_OPTION` */
 export function checkCount(name: string, value: unknown, min: number): number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) fail('INVALID_OPTION', name, `must be an integer ≥ ${min}`, value);
@@ -92,19 +104,19 @@ export function checkVectorInput(name: string, v: unknown, n: number): ArrayLike
 export function resolveSolverOptions(options: SolverOptions | undefined, n: number): ResolvedSolverOptions {
   if (options === undefined) options = {};
   if (typeof options !== 'object' || options === null) fail('INVALID_OPTION', 'options', 'must be an object', options);
-  const tolerance = options.tolerance ?? 1e-8;
+  const tolerance = optionOr(options.tolerance, 1e-8);
   if (typeof tolerance !== 'number' || !(tolerance >= 0) || !Number.isFinite(tolerance)) {
     fail('INVALID_OPTION', 'options.tolerance', 'must be a finite number ≥ 0', tolerance);
   }
-  const maxIterations = checkCount('options.maxIterations', options.maxIterations ?? Math.max(1000, 10 * n), 0);
-  const storage = asStorage(options.storage ?? f64, 'options.storage');
+  const maxIterations = checkCount('options.maxIterations', optionOr(options.maxIterations, Math.max(1000, 10 * n)), 0);
+  const storage = asStorage(optionOr(options.storage, f64), 'options.storage');
   if (storage.isInteger) fail('INVALID_FORMAT', 'options.storage', 'must be a floating-point or multiple-precision storage (integer storage needs a scaled accessor)', storage.name);
   const arithmetic = options.arithmetic !== undefined
     ? asArithmetic(options.arithmetic, 'options.arithmetic')
-    : defaultArithmeticOf(options.storage ?? f64, storage, 'options.storage');
+    : defaultArithmeticOf(optionOr(options.storage, f64), storage, 'options.storage');
   const x0 = options.x0 === undefined ? undefined : checkVectorInput('options.x0', options.x0, n);
-  const stagnationChecks = checkCount('options.stagnationChecks', options.stagnationChecks ?? 2, 1);
-  const recordTrueResidual = options.recordTrueResidual ?? false;
+  const stagnationChecks = checkCount('options.stagnationChecks', optionOr(options.stagnationChecks, 2), 1);
+  const recordTrueResidual = optionOr(options.recordTrueResidual, false);
   if (typeof recordTrueResidual !== 'boolean') fail('INVALID_OPTION', 'options.recordTrueResidual', 'must be a boolean', recordTrueResidual);
   return { n, tolerance, maxIterations, storage, arithmetic, x0, stagnationChecks, recordTrueResidual };
 }
@@ -118,6 +130,7 @@ export function resolveSolverOptions(options: SolverOptions | undefined, n: numb
  * tolerance below it is never met (the solve ends in `stagnation` or at its iteration limit, its residual reported).
  * @param arithmetic - the solve's arithmetic
  * @returns the unit roundoff that bounds the tolerances it certifies
+ * @throws {@link ModprecError} `INVALID_FORMAT` naming `arithmetic` for anything that is not an arithmetic format
  * @example
  * ```ts
  * import { residualResolution, formats } from 'modprec';
@@ -128,9 +141,11 @@ export function resolveSolverOptions(options: SolverOptions | undefined, n: numb
  * @group Solvers
  */
 export function residualResolution(arithmetic: ArithmeticFormat<any>): number {
+  // Checked as every public function checks a format (residualResolution(undefined) threw a TypeError).
+  const ar = asArithmetic(arithmetic, 'arithmetic');
   const fp64 = 2 ** -53;
-  if (arithmetic.unitRoundoff <= fp64) return arithmetic.unitRoundoff;
-  return arithmetic.name === 'f32' ? FF_UNIT_ROUNDOFF : fp64;
+  if (ar.unitRoundoff <= fp64) return ar.unitRoundoff;
+  return ar.name === 'f32' ? FF_UNIT_ROUNDOFF : fp64;
 }
 
 /**
