@@ -321,6 +321,12 @@ async function spmvOnDevice(runtime: GpuRuntime, args: GpuEllSpmvArgs, alpha: nu
  */
 export async function gpuEllSpmv(args: GpuEllSpmvArgs, options: GpuKernelOptions = {}): Promise<GpuRunInfo> {
   checkArgumentsObject(args, '{ A, x, y, alpha, beta }');
+  // Lengths before overlap, in the CPU's order (x = y of the wrong length is DIMENSION_MISMATCH naming x).
+  const { A, x, y } = args;
+  if (A && typeof A === 'object' && Number.isInteger(A.rows) && Number.isInteger(A.cols) && x instanceof DeviceArray && y instanceof DeviceArray) {
+    if (x.length !== A.cols) fail('DIMENSION_MISMATCH', 'x', `must have length ${A.cols} (columns of A)`, x.length);
+    if (y.length !== A.rows) fail('DIMENSION_MISMATCH', 'y', `must have length ${A.rows} (rows of A)`, y.length);
+  }
   // An output overlapping an input is refused as the CPU refuses it (before the dd-split copies hide the sharing).
   refuseResidentOverlap('y', args.y, [['A.values', matrixOverlapOperand(args.A, true)], ['x', args.x]]);
   // A dd-split operand runs on its interleaved dd copy (dd-split-device.ts).

@@ -757,6 +757,13 @@ async function gemvTiledT(runtime: GpuRuntime, args: GpuGemvArgs, alpha: number,
  */
 export async function gpuGemv(args: GpuGemvArgs, options: GpuGemvOptions = {}): Promise<GpuRunInfo> {
   checkArgumentsObject(args, '{ A, x, y, alpha, beta, trans }');
+  // Lengths before overlap, in the CPU's order: gemv with a 2×3 A and x = y of length 2 is DIMENSION_MISMATCH naming x.
+  const { A, x, y } = args;
+  if (A && typeof A === 'object' && A.data instanceof DeviceArray && x instanceof DeviceArray && y instanceof DeviceArray && (args.trans === undefined || args.trans === 'N' || args.trans === 'T')) {
+    const t = args.trans === 'T';
+    if (x.length !== (t ? A.rows : A.cols)) fail('DIMENSION_MISMATCH', 'x', `must have length ${t ? A.rows : A.cols} (${t ? 'rows' : 'columns'} of A)`, x.length);
+    if (y.length !== (t ? A.cols : A.rows)) fail('DIMENSION_MISMATCH', 'y', `must have length ${t ? A.cols : A.rows} (${t ? 'columns' : 'rows'} of A)`, y.length);
+  }
   // An output overlapping an input is refused as the CPU refuses it (before the dd-split copies hide the sharing).
   refuseResidentOverlap('y', args.y, [['A', matrixOverlapOperand(args.A)], ['x', args.x]]);
   // A dd-split operand runs on its interleaved dd copy (dd-split-device.ts).
