@@ -169,6 +169,6 @@ describe("trsv with backend 'gpu': the sign of an exactly-zero xᵢ is the CPU's
           }
         }
       }
-    }, 300_000);
+    });
   });
 });
