@@ -11,7 +11,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { axpy, dot, formats, gemv, matrix, ModprecError, range, registerFormat, rowMajor, scal, span, typedArrayStorage, vector, waxpby, type Range } from '../../src/index.js';
+import { axpy, dot, formats, gemv, matrix, ModprecError, range, registerFormat, rowMajor, scal, span, trsv, typedArrayStorage, vector, waxpby, type Range } from '../../src/index.js';
 import { requireRuntime } from './gpu-test-helpers.js';
 import { decodeE5M2, e5m2LanePart, encodeE5M2 } from './e5m2-gpu-writer.js';
 
@@ -77,7 +77,7 @@ describe("backend 'gpu': a user's storage that throws in its write", () => {
     }), { numRuns: 10, examples: [[[-3], plain, 'f32'], [[-3], writable, 'f32'], [[2, 5], writable, 'f32'], [[-3], plain, 'rns106'], [[1, 4], writable, 'rns106']] });
   });
 
-  it('GEMV, AXPY, WAXPBY and SCAL outputs in a writing part: INVALID_VALUE naming the element, cause kept, every byte as it was', async () => {
+  it('GEMV, AXPY, WAXPBY, SCAL and TRSV outputs in a writing part: INVALID_VALUE naming the element, cause kept, every byte as it was', async () => {
     await requireRuntime();
     const n = 4, f32 = { arithmetic: formats.f32 };
     const ones = vector(n, () => 1, f32);
@@ -88,6 +88,8 @@ describe("backend 'gpu': a user's storage that throws in its write", () => {
       ['w', 3, (w, k) => waxpby(1, vector(n, (i) => (i === k ? -3 : i), f32), 0.5, ones, w, { backend: 'gpu', strict: true })],
       // α = -1 makes every element negative: the first is refused.
       ['x', 0, (x) => scal(-1, x, { backend: 'gpu', strict: true })],
+      // TRSV's x, solved in place: a pivot −1 at row k negates x_k alone.
+      ['x', 1, (x, k) => trsv({ A: matrix(n, n, (i, j) => (i === j ? (i === k ? -1 : 1) : 0), f32), x }, { backend: 'gpu', strict: true })],
     ];
     for (const [name, k, run] of cases) {
       const { data, out } = output(writable, n);

@@ -405,7 +405,7 @@ export function trsvOnGpu(args: { A: Range<2, any>; x: Range<1, any>; uplo: 'U' 
         const info = rounding
           ? await trsvRounding({ ...solve, x: dx }, options, rounding)
           : await g.gpuTrsv({ ...solve, x: dx }, options);
-        await writeBack(g, args.x, dx, call);
+        await writeBack(g, args.x, dx, call, 'x');
         return info;
       } finally {
         free(dx);
