@@ -6,10 +6,10 @@
  */
 import { expect } from 'vitest';
 import fc from 'fast-check';
-import { ellOperand, ellSpmv, ellSpmvBound, ELL_PADDING, gemv, gemvBound, ModprecError, type Range } from '../../src/index.js';
+import { ellOperand, ellSpmv, ellSpmvBound, ELL_PADDING, gemv, gemvBound, ModprecError, trsv, trsvBound, type Range } from '../../src/index.js';
 import { exactOf } from '../../src/testing/exact.js';
 import { roundRationalToDouble } from '../../src/testing/round-rational.js';
-import { absRational, addRational, compareRational, mulRational, subRational, ZERO, type Rational } from '../../src/testing/rational.js';
+import { absRational, addRational, compareRational, divRational, mulRational, subRational, ZERO, type Rational } from '../../src/testing/rational.js';
 import { buildMat, buildVec, describeVec, exactAt, firstRawDifference, SPECIALS, type Built, type MatSpec, type VecSpec } from './public-operands.js';
 
 export const BACKENDS = ['js', 'cpu', 'wasm'] as const;
@@ -190,5 +190,55 @@ export function gemvProperty(operands: OperandArbitraries, config: fc.Arbitrary<
       const js = results.get('js');
       if (!(js instanceof ModprecError)) expect(firstRawDifference(js!.raws[2]!, y!.raw()), `${what}: quick return wrote y`).toBe(null);
     }
+  }), { numRuns });
+}
+
+/** A drawn TRSV case: order, triangle, operand specs, one special cell of A, its off-diagonal entries, a configuration. */
+export interface TrsvCase {
+  n: number; uplo: 'U' | 'L'; trans: 'N' | 'T'; diag: 'N' | 'U'; A: MatSpec; b: VecSpec;
+  special: [number, number, number] | null; off: number[]; c: { arithmetic: string; accumulation: string | undefined };
+}
+
+/**
+ * TRSV x := op(A)⁻¹·x from drawn cases: A from `entry` (diagonally dominant, powers of two on the diagonal so the
+ * exact solution stays dyadic) but for one special cell; every backend within trsvBound of its own x̂ around the exact
+ * solution, the automatic choice's refusals as 'js''s, and the JavaScript's bits where `bitsPromised` and the order is
+ * shared (op(A) read by columns, pairwise and dot2, dd).
+ */
+export function trsvProperty<T extends TrsvCase>(arb: fc.Arbitrary<T>, entry: (t: T, i: number, j: number) => number, bitsPromised: boolean, numRuns: number): void {
+  fc.assert(fc.property(arb, (t) => {
+    const opts = optsOf(t.c);
+    const n = t.n;
+    const value = (i: number, j: number): number => (t.special && n > 0 && i === t.special[0] % n && j === t.special[1] % n ? t.special[2] : entry(t, i, j));
+    const make = (): Built<any>[] => [buildMat(t.A, n, n, t.c.arithmetic, value), buildVec(t.b, t.c.arithmetic)];
+    const [A0, b0] = make();
+    const eb = Array.from({ length: n }, (_, i) => exactAt(b0!.range, [i]));
+    const lower = (t.uplo === 'L') !== (t.trans === 'T');
+    const opA = (i: number, j: number) => (t.trans === 'N' ? exactAt(A0!.range, [i, j]) : exactAt(A0!.range, [j, i]));
+    // The exact solution, or null where a read value is NaN/±∞ or a pivot is 0 (then the bound must be ∞).
+    let exact: (Rational | null)[] | null = [];
+    for (let k = 0; k < n && exact; k++) {
+      const i = lower ? k : n - 1 - k;
+      let s = eb[i] ?? null;
+      for (let j = lower ? 0 : i + 1; j < (lower ? i : n) && s !== null; j++) { const p = times(opA(i, j), exact![j] ?? null); s = p === null ? null : subRational(s, p); }
+      const d = t.diag === 'U' ? exactOf(1) : opA(i, i);
+      exact[i] = s === null || d === null || d.num === 0n ? null : divRational(s, d);
+      if (exact[i] === null) exact = null;
+    }
+    const byColumns = (t.A.layout === 'col') === (t.trans === 'N');
+    const ordered = t.c.accumulation === 'pairwise' || t.c.accumulation === 'dot2';
+    const bits = bitsPromised && (byColumns || ordered || t.c.arithmetic === 'dd' || (t.c.accumulation === 'dd' && t.c.arithmetic === 'f64'));
+    const what = `trsv ${t.uplo}${t.trans}${t.diag} n=${n} ${t.c.arithmetic}/${t.c.accumulation} A=${t.A.storage}/${t.A.scale}/${t.A.layout} pad=${t.A.pad} special=${JSON.stringify(t.special)} b=${describeVec(t.b)}`;
+    const results = eachBackend(make, ([A, x], backend) => trsv({ A: A!.range, x: x!.range, uplo: t.uplo, trans: t.trans, diag: t.diag }, { ...opts, backend } as any), 1);
+    // trsvBound is in terms of the computed x̂: take it from each backend's own result.
+    for (const [b, r] of results) {
+      if (r instanceof ModprecError) continue;
+      const bound = trsvBound({ A: A0!.range, x: r.out, uplo: t.uplo, trans: t.trans, diag: t.diag }, opts as any);
+      // (A NaN/±∞ read or a zero pivot: only the rows that depend on it must be +∞, which the exact oracle does not
+      // single out; the bits check covers them where bits are promised.)
+      if (exact === null) continue;
+      check(new Map([['js', r], ['cpu', r]]) as any, false, exact, bound, `${what} [${b}]`);
+    }
+    check(results, bits, null, [], what);
   }), { numRuns });
 }
