@@ -323,14 +323,17 @@ export async function gpuEllSpmv(args: GpuEllSpmvArgs, options: GpuKernelOptions
   checkArgumentsObject(args, '{ A, x, y, alpha, beta }');
   // Lengths before overlap, in the CPU's order (x = y of the wrong length is DIMENSION_MISMATCH naming x).
   const { A, x, y } = args;
-  if (A && typeof A === 'object' && Number.isInteger(A.rows) && Number.isInteger(A.cols) && x instanceof DeviceArray && y instanceof DeviceArray) {
-    if (x.length !== A.cols) fail('DIMENSION_MISMATCH', 'x', `must have length ${A.cols} (columns of A)`, x.length);
-    if (y.length !== A.rows) fail('DIMENSION_MISMATCH', 'y', `must have length ${A.rows} (rows of A)`, y.length);
-  }
+  if (A && typeof A === 'object' && Number.isInteger(A.rows) && Number.isInteger(A.cols) && x instanceof DeviceArray && y instanceof DeviceArray) checkEllLengths(A, x, y);
   // An output overlapping an input is refused as the CPU refuses it (before the dd-split copies hide the sharing).
   refuseResidentOverlap('y', args.y, [['A.values', matrixOverlapOperand(args.A, true)], ['x', args.x]]);
   // A dd-split operand runs on its interleaved dd copy (dd-split-device.ts).
   return throughInterleaved([fieldOf(fieldOf(args, 'A'), 'values'), fieldOf(args, 'x'), fieldOf(args, 'y')], fieldOf(args, 'y'), (dd) => gpuEllSpmvOf(args && { ...withMapped(withMapped(args, 'x', dd), 'y', dd), A: withMapped(args.A, 'values', dd) }, options));
+}
+
+/** x's and y's lengths against A's columns and rows (DIMENSION_MISMATCH naming x, then y). */
+function checkEllLengths(A: { rows: number; cols: number }, x: DeviceArray, y: DeviceArray): void {
+  if (x.length !== A.cols) fail('DIMENSION_MISMATCH', 'x', `must have length ${A.cols} (columns of A)`, x.length);
+  if (y.length !== A.rows) fail('DIMENSION_MISMATCH', 'y', `must have length ${A.rows} (rows of A)`, y.length);
 }
 
 /** Whether A's values are a packed range-scaled array whose scales exceed one storage binding. */
@@ -346,8 +349,7 @@ async function gpuEllSpmvOf(args: GpuEllSpmvArgs, options: GpuKernelOptions): Pr
   if (!A || typeof A !== 'object' || !(A.values instanceof DeviceArray)) fail('INVALID_STORAGE', 'A', 'must be a DeviceEll (see toDeviceEll)', A);
   if (!(x instanceof DeviceArray)) fail('INVALID_STORAGE', 'x', 'must be a DeviceArray (see toDevice)', x);
   if (!(y instanceof DeviceArray)) fail('INVALID_STORAGE', 'y', 'must be a DeviceArray (see toDevice)', y);
-  if (x.length !== A.cols) fail('DIMENSION_MISMATCH', 'x', `must have length ${A.cols} (columns of A)`, x.length);
-  if (y.length !== A.rows) fail('DIMENSION_MISMATCH', 'y', `must have length ${A.rows} (rows of A)`, y.length);
+  checkEllLengths(A, x, y);
   if (!y.format.writable) fail('INVALID_FORMAT', 'y', 'must be stored in a format kernels write on the GPU (f32, f16, bf16, f64, ff)', y.format.name);
   if (x === y) fail('INVALID_STORAGE', 'y', 'must not be the same array as x');
   // A packed range-scaled values array whose scales exceed a binding is read as the stride × width column-major matrix

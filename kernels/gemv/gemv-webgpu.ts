@@ -332,6 +332,14 @@ function partialTSource(arithmetic: GpuArithmetic, A: DeviceArray, x: DeviceArra
   return { source: kernelSource(args, body), args };
 }
 
+/** x's and y's lengths against op(A)'s columns and rows (DIMENSION_MISMATCH naming x, then y). */
+function checkGemvLengths(A: { rows: number; cols: number }, x: DeviceArray, y: DeviceArray, trans: boolean): void {
+  const inner = trans ? A.rows : A.cols;
+  const outer = trans ? A.cols : A.rows;
+  if (x.length !== inner) fail('DIMENSION_MISMATCH', 'x', `must have length ${inner} (${trans ? 'rows' : 'columns'} of A)`, x.length);
+  if (y.length !== outer) fail('DIMENSION_MISMATCH', 'y', `must have length ${outer} (${trans ? 'columns' : 'rows'} of A)`, y.length);
+}
+
 function validate(args: GpuGemvArgs): { trans: boolean; kernelTrans: boolean; alpha: number; beta: number } {
   const { A, x, y } = args;
   if (!A || typeof A !== 'object' || !(A.data instanceof DeviceArray)) fail('INVALID_STORAGE', 'A', 'must be a DeviceMatrix (see deviceMatrix)', A);
@@ -342,10 +350,7 @@ function validate(args: GpuGemvArgs): { trans: boolean; kernelTrans: boolean; al
   const t = args.trans ?? 'N';
   if (t !== 'N' && t !== 'T') fail('INVALID_OPTION', 'trans', "must be 'N' or 'T'", t);
   const trans = t === 'T';
-  const inner = trans ? A.rows : A.cols;
-  const outer = trans ? A.cols : A.rows;
-  if (x.length !== inner) fail('DIMENSION_MISMATCH', 'x', `must have length ${inner} (${trans ? 'rows' : 'columns'} of A)`, x.length);
-  if (y.length !== outer) fail('DIMENSION_MISMATCH', 'y', `must have length ${outer} (${trans ? 'columns' : 'rows'} of A)`, y.length);
+  checkGemvLengths(A, x, y, trans);
   if (!y.format.writable) fail('INVALID_FORMAT', 'y', 'must be stored in a format kernels write on the GPU (f32, f16, bf16, f64, ff)', y.format.name);
   if (x === y) fail('INVALID_STORAGE', 'y', 'must not be the same array as x');
   // A may exceed one storage binding (it is then read in column windows), and so may x of GEMV N (its
@@ -760,9 +765,7 @@ export async function gpuGemv(args: GpuGemvArgs, options: GpuGemvOptions = {}): 
   // Lengths before overlap, in the CPU's order: gemv with a 2×3 A and x = y of length 2 is DIMENSION_MISMATCH naming x.
   const { A, x, y } = args;
   if (A && typeof A === 'object' && A.data instanceof DeviceArray && x instanceof DeviceArray && y instanceof DeviceArray && (args.trans === undefined || args.trans === 'N' || args.trans === 'T')) {
-    const t = args.trans === 'T';
-    if (x.length !== (t ? A.rows : A.cols)) fail('DIMENSION_MISMATCH', 'x', `must have length ${t ? A.rows : A.cols} (${t ? 'rows' : 'columns'} of A)`, x.length);
-    if (y.length !== (t ? A.cols : A.rows)) fail('DIMENSION_MISMATCH', 'y', `must have length ${t ? A.cols : A.rows} (${t ? 'columns' : 'rows'} of A)`, y.length);
+    checkGemvLengths(A, x, y, args.trans === 'T');
   }
   // An output overlapping an input is refused as the CPU refuses it (before the dd-split copies hide the sharing).
   refuseResidentOverlap('y', args.y, [['A', matrixOverlapOperand(args.A)], ['x', args.x]]);
